@@ -1,0 +1,29 @@
+// Two projects: pure unit tests beside the code, and HTTP tests under test/ that start the real app.
+// `isolatedModules` makes ts-jest transpile only; `npm run build` (tsc) is the type check.
+const moduleNameMapper = {
+  '^@inventory/crud$': '<rootDir>/libs/crud/src',
+  '^@inventory/auth$': '<rootDir>/libs/auth/src',
+  '^@inventory/http$': '<rootDir>/libs/http/src',
+};
+const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }] };
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+    },
+    {
+      displayName: 'e2e',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+      testTimeout: 60000,
+    },
+  ],
+};

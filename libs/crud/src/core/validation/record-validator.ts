@@ -1,0 +1,21 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { JsonObject } from '../query/query.types';
+import { toValidationProblems, ValidationProblems } from './validation-messages';
+
+export type RecordSchema = new () => object;
+
+/**
+ * Checks a whole record against its family's schema and reports every problem at once.
+ * The schema sees a transformed copy; the original JSON is what gets stored, so additional
+ * data passes through untouched (no whitelist, on purpose).
+ */
+export function validateRecord(schema: RecordSchema, record: JsonObject): ValidationProblems | undefined {
+  const instance = plainToInstance(schema, record, { enableImplicitConversion: false });
+  const errors = validateSync(instance, {
+    forbidUnknownValues: false,
+    validationError: { target: false, value: false },
+  });
+  if (errors.length === 0) return undefined;
+  return toValidationProblems(errors);
+}

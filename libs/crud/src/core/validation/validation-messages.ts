@@ -1,0 +1,49 @@
+import { ValidationError } from 'class-validator';
+
+export type ValidationProblems = Record<string, string>;
+
+/** Constraint names whose contract text differs from class-validator's default sentence. */
+const CONTRACT_TEXTS: Record<string, (message: string) => string> = {
+  isDefined: () => 'required',
+  isString: () => 'must be a string',
+  isBoolean: () => 'must be a boolean',
+  isArray: () => 'must be a list',
+  isObject: () => 'must be an object',
+  nestedValidation: () => 'must be an object',
+  isIn: (message) => `must be one of: ${message.slice(message.indexOf(':') + 2)}`,
+};
+
+export const UNIQUE_IDS_CONSTRAINT = 'uniqueIds';
+
+/**
+ * Flattens class-validator's error tree into the contract's 406 message: dotted path to one
+ * short text, e.g. `{"parameters.0.type": "required"}`. `required` wins over other problems of
+ * the same field, since a missing value fails every other check too.
+ */
+export function toValidationProblems(errors: readonly ValidationError[], prefix = ''): ValidationProblems {
+  const problems: ValidationProblems = {};
+  for (const error of errors) collect(error, prefix, problems);
+  return problems;
+}
+
+function collect(error: ValidationError, prefix: string, problems: ValidationProblems): void {
+  const path = prefix + error.property;
+  const constraints = error.constraints ?? {};
+  const names = Object.keys(constraints);
+  if (names.length > 0) {
+    const name = names.includes('isDefined') ? 'isDefined' : names[0];
+    if (name === UNIQUE_IDS_CONSTRAINT) {
+      problems[`${path}.${constraints[name]}.id`] = 'duplicate id';
+    } else {
+      problems[path] = textFor(name, constraints[name], error.property);
+    }
+  }
+  for (const child of error.children ?? []) collect(child, `${path}.`, problems);
+}
+
+function textFor(constraint: string, message: string, property: string): string {
+  const contractText = CONTRACT_TEXTS[constraint];
+  if (contractText) return contractText(message);
+  if (message.startsWith(`each value in ${property} `)) return `each value ${message.slice(`each value in ${property} `.length)}`;
+  return message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
+}

@@ -1,0 +1,38 @@
+import { DynamicModule, Global, Module, ModuleMetadata, Provider } from '@nestjs/common';
+import { FamilyDefinition } from '../service/family-definition';
+import { RecordService } from '../service/record.service';
+import { RecordStore } from '../store/record-store';
+import { createRecordController, recordServiceToken } from './record-controller.factory';
+
+export interface CrudRootOptions extends Pick<ModuleMetadata, 'imports'> {
+  /** Builds the store once, from whatever the app injects (its DataSource). */
+  useFactory: (...deps: any[]) => RecordStore | Promise<RecordStore>;
+  inject?: any[];
+}
+
+/**
+ * `forRoot` configures the record store once for the whole app; `forFeature` adds a family with
+ * its generated controller and service. A family module is nothing but a `forFeature` call.
+ */
+@Global()
+@Module({})
+export class CrudModule {
+  static forRoot(options: CrudRootOptions): DynamicModule {
+    const store: Provider = { provide: RecordStore, useFactory: options.useFactory, inject: options.inject ?? [] };
+    return { module: CrudModule, imports: options.imports ?? [], providers: [store], exports: [RecordStore], global: true };
+  }
+
+  static forFeature(family: FamilyDefinition): DynamicModule {
+    const service: Provider = {
+      provide: recordServiceToken(family),
+      useFactory: (store: RecordStore) => new RecordService(store, family),
+      inject: [RecordStore],
+    };
+    return {
+      module: class {},
+      controllers: [createRecordController(family)],
+      providers: [service],
+      exports: [service],
+    };
+  }
+}

@@ -1,0 +1,34 @@
+import { Controller, Inject, Type, UseInterceptors } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AuthScheme } from '@inventory/auth';
+import { FamilyDefinition } from '../service/family-definition';
+import { RecordService } from '../service/record.service';
+import { EnvelopeInterceptor } from './envelope.interceptor';
+import { RecordController } from './record.controller';
+
+/** The DI token of a family's RecordService, e.g. `RecordService:network-link-type`. */
+export function recordServiceToken(family: FamilyDefinition): string {
+  return `RecordService:${family.index}`;
+}
+
+/**
+ * One controller class per family, named after it (`NetworkLinkTypeController`) so that logs,
+ * Swagger and stack traces say which family they are about.
+ */
+export function createRecordController(family: FamilyDefinition): Type<RecordController> {
+  @Controller(family.path)
+  @AuthScheme(family.auth)
+  @ApiTags(family.resourceName)
+  @UseInterceptors(EnvelopeInterceptor)
+  class FamilyRecordController extends RecordController {
+    constructor(@Inject(recordServiceToken(family)) records: RecordService) {
+      super(records);
+    }
+  }
+  Object.defineProperty(FamilyRecordController, 'name', { value: `${pascalCase(family.index)}Controller` });
+  return FamilyRecordController;
+}
+
+function pascalCase(name: string): string {
+  return name.replace(/(^|[-_\s]+)([a-z0-9])/gi, (_match, _separator, letter: string) => letter.toUpperCase());
+}

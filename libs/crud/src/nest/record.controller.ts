@@ -1,0 +1,66 @@
+import { All, Body, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { MethodNotAllowedError } from '@inventory/http';
+import type { Request } from 'express';
+import { RecordService } from '../service/record.service';
+import { ReadAnswer, WriteAnswer } from './envelope.interceptor';
+import { queryFromRequest } from './record-query';
+
+/** Every family route takes an optional `{id}` segment; a trailing slash is accepted too. */
+export const RECORD_ROUTE = '{/:id}';
+const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
+
+const idParam = ApiParam({ name: 'id', required: false, description: 'record id (optional)' });
+const queryParam = ApiQuery({ name: 'q', required: false, description: 'the query as URL-encoded JSON, instead of a body' });
+
+/**
+ * The four operations, identical for every family; `createRecordController` subclasses this with
+ * the family's path, auth scheme and service. Handlers only pass the request's parts along.
+ */
+export abstract class RecordController {
+  protected constructor(private readonly records: RecordService) {}
+
+  @Post(RECORD_ROUTE)
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create one record or a batch' })
+  @idParam
+  @ApiResponse({ status: 201, description: 'envelope array' })
+  async create(@Param('id') id: string | undefined, @Body() body: unknown): Promise<WriteAnswer> {
+    return new WriteAnswer(await this.records.create(id, body));
+  }
+
+  @Get(RECORD_ROUTE)
+  @ApiOperation({ summary: 'Read records, optionally filtered by a query body' })
+  @idParam
+  @queryParam
+  @ApiBody({ required: false, description: 'query: select, where, order, limit', schema: { type: 'object' } })
+  @ApiResponse({ status: 200, description: 'JSON array of records' })
+  async read(@Param('id') id: string | undefined, @Req() request: Request): Promise<ReadAnswer> {
+    return new ReadAnswer(await this.records.read(id, queryFromRequest(request)));
+  }
+
+  @Put(RECORD_ROUTE)
+  @ApiOperation({ summary: 'Update (deep merge) one record or a batch' })
+  @idParam
+  @ApiResponse({ status: 200, description: 'envelope array' })
+  async update(@Param('id') id: string | undefined, @Body() body: unknown): Promise<WriteAnswer> {
+    return new WriteAnswer(await this.records.update(id, body));
+  }
+
+  @Delete(RECORD_ROUTE)
+  @ApiOperation({ summary: 'Delete the records a query matches (all without a query)' })
+  @idParam
+  @queryParam
+  @ApiBody({ required: false, description: 'query: where, order, limit', schema: { type: 'object' } })
+  @ApiResponse({ status: 205, description: 'one envelope per deleted record' })
+  async remove(@Param('id') id: string | undefined, @Req() request: Request): Promise<WriteAnswer> {
+    return new WriteAnswer(await this.records.remove(id, queryFromRequest(request)));
+  }
+
+  /** Registered last, so it only catches the methods above did not. */
+  @All(RECORD_ROUTE)
+  @ApiOperation({ summary: 'Any other method: 405', deprecated: true })
+  methodNotAllowed(@Req() request: Request): never {
+    throw new MethodNotAllowedError(request.method, ALLOWED_METHODS);
+  }
+}

@@ -1,0 +1,16 @@
+import { RecordSchema } from '../core/validation/record-validator';
+
+export type AuthSchemeName = 'jwt' | 'basic';
+
+/** Everything that makes one resource family: the only input `CrudModule.forFeature` needs. */
+export interface FamilyDefinition {
+  /** Base route, e.g. `type/network-link`. */
+  path: string;
+  /** Name of the index the records live in, e.g. `network-link-type`. */
+  index: string;
+  /** Display name used at the start of messages, e.g. `Network link type`. */
+  resourceName: string;
+  /** class-validator class of the documented fields; undeclared fields are additional data. */
+  schema: RecordSchema;
+  auth: AuthSchemeName;
+}

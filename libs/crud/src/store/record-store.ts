@@ -1,0 +1,39 @@
+import { JsonObject } from '../core/query/query.types';
+import { SelectionSpec, StoredRow } from './record-selection';
+
+export interface NewRecord {
+  id: string;
+  doc: JsonObject;
+}
+
+/**
+ * Called once per update item, in order, inside the store's transaction, with the record as it
+ * stands at that moment (after earlier items of the same batch). Returns the record to write, or
+ * undefined to leave it as it is. Must not throw: per-item failures are the caller's outcomes.
+ */
+export type UpdateDecision = (index: number, current: JsonObject | undefined) => JsonObject | undefined;
+
+/** Thrown by a store when the database cannot be reached: the HTTP layer answers 503. */
+export class StoreUnavailableError extends Error {
+  readonly httpStatus = 503;
+  readonly publicMessage = 'Service unavailable: the database does not answer';
+
+  constructor(cause?: unknown) {
+    super('database unavailable', { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** Where records live. One implementation per database; both pass the same contract suite. */
+export abstract class RecordStore {
+  /** Rows of the selection in query order, a page at a time; an empty selection yields nothing. */
+  abstract read(selection: SelectionSpec): AsyncIterable<StoredRow[]>;
+  /** Inserts each record unless its id exists; answers, per record, whether it was inserted. */
+  abstract insert(family: string, records: readonly NewRecord[]): Promise<boolean[]>;
+  abstract update(family: string, ids: readonly string[], decide: UpdateDecision): Promise<void>;
+  /** Deletes the selection in one transaction; answers the deleted ids in query order. */
+  abstract delete(selection: SelectionSpec): Promise<string[]>;
+  abstract ping(): Promise<void>;
+}
+
+export const READ_PAGE_SIZE = 1000;

@@ -1,0 +1,145 @@
+import { Condition, FieldPath, JsonValue } from '../core/query/query.types';
+import { SqlDialect } from './sql-dialect';
+
+export interface SqlFragment {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * A where clause as SQL over the value index. `exact` false means the SQL is a superset (it
+ * could not express e.g. a regular expression) and the rows it lets through must still pass
+ * the in-memory evaluator. Every path and value is a bound parameter.
+ */
+export interface CompiledWhere extends SqlFragment {
+  exact: boolean;
+}
+
+const MATCH_ALL: CompiledWhere = { sql: '1=1', params: [], exact: false };
+const MATCH_NONE = (): CompiledWhere => ({ sql: '1=0', params: [], exact: true });
+
+export function compileWhere(condition: Condition, family: string, dialect: SqlDialect): CompiledWhere {
+  return new WhereCompiler(family, dialect).compile(condition);
+}
+
+class WhereCompiler {
+  constructor(
+    private readonly family: string,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  compile(condition: Condition): CompiledWhere {
+    switch (condition.kind) {
+      case 'and':
+      case 'or': {
+        const parts = condition.clauses.map((clause) => this.compile(clause));
+        const joiner = condition.kind === 'and' ? ' AND ' : ' OR ';
+        return {
+          sql: `(${parts.map((part) => part.sql).join(joiner)})`,
+          params: parts.flatMap((part) => part.params),
+          exact: parts.every((part) => part.exact),
+        };
+      }
+      case 'not': {
+        const inner = this.compile(condition.clause);
+        // NOT of a superset is not a superset: leave the whole negation to the evaluator.
+        if (!inner.exact) return MATCH_ALL;
+        return { sql: `NOT ${inner.sql}`, params: inner.params, exact: true };
+      }
+      case 'exists':
+        return isRecordId(condition.path)
+          ? { sql: '1=1', params: [], exact: true }
+          : this.valueMatch(condition.path, { sql: "v.kind <> 'z'", params: [] });
+      case 'in':
+        return this.compileIn(condition.path, condition.values);
+      case 'compare':
+        return condition.op === 'equals'
+          ? this.compileIn(condition.path, [condition.value])
+          : this.compileRange(condition.op, condition.path, condition.value as string | number);
+      case 'pattern': {
+        if (condition.op === 'reg_exp') return this.approximate(condition.path);
+        const column = isRecordId(condition.path) ? 'r.id' : 'v.text';
+        const { sql, param } = this.dialect.wildcard(column, condition.pattern);
+        return isRecordId(condition.path)
+          ? { sql, params: [param], exact: true }
+          : this.valueMatch(condition.path, { sql, params: [param] });
+      }
+    }
+  }
+
+  /** `equals` and `in`: a string also matches a number or boolean whose JSON text it is. */
+  private compileIn(path: FieldPath, values: readonly JsonValue[]): CompiledWhere {
+    if (isRecordId(path)) {
+      const ids = values.filter((value): value is string => typeof value === 'string');
+      if (ids.length === 0) return MATCH_NONE();
+      return { sql: `r.id IN (${marks(ids.length)})`, params: ids, exact: true };
+    }
+    const texts: string[] = [];
+    const numbers: number[] = [];
+    const booleans: string[] = [];
+    let matchesNull = false;
+    let exact = true;
+    for (const value of values) {
+      if (typeof value === 'string') texts.push(value);
+      else if (typeof value === 'number') numbers.push(value);
+      else if (typeof value === 'boolean') booleans.push(String(value));
+      else if (value === null) matchesNull = true;
+      else exact = false;
+    }
+    if (!exact) return values.some(leavesNoTrace) ? MATCH_ALL : this.approximate(path);
+    const options: SqlFragment[] = [];
+    if (texts.length > 0) options.push({ sql: `v.text IN (${marks(texts.length)})`, params: texts });
+    if (numbers.length > 0) options.push({ sql: `v.num IN (${marks(numbers.length)})`, params: numbers });
+    if (booleans.length > 0)
+      options.push({ sql: `(v.kind = 'b' AND v.text IN (${marks(booleans.length)}))`, params: booleans });
+    if (matchesNull) options.push({ sql: "v.kind = 'z'", params: [] });
+    if (options.length === 0) return MATCH_NONE();
+    return this.valueMatch(path, {
+      sql: options.length === 1 ? options[0].sql : `(${options.map((option) => option.sql).join(' OR ')})`,
+      params: options.flatMap((option) => option.params),
+    });
+  }
+
+  /** Numbers compare numerically with numbers; everything else compares as text. */
+  private compileRange(op: 'lt' | 'lte' | 'gt' | 'gte', path: FieldPath, value: string | number): CompiledWhere {
+    const operator = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[op];
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    if (isRecordId(path)) return { sql: `r.id ${operator} ?`, params: [text], exact: true };
+    if (typeof value === 'string') return this.valueMatch(path, { sql: `v.text ${operator} ?`, params: [text] });
+    return this.valueMatch(path, {
+      sql: `(v.num ${operator} ? OR (v.kind IN ('s', 'b') AND v.text ${operator} ?))`,
+      params: [value, text],
+    });
+  }
+
+  /** Candidates for what SQL cannot decide: records that have some value at the path. */
+  private approximate(path: FieldPath): CompiledWhere {
+    if (isRecordId(path)) return MATCH_ALL;
+    return { ...this.valueMatch(path, { sql: "v.kind <> 'z'", params: [] }), exact: false };
+  }
+
+  private valueMatch(path: FieldPath, predicate: SqlFragment): CompiledWhere {
+    return {
+      sql: `r.seq IN (SELECT v.seq FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${predicate.sql})`,
+      params: [this.family, path.join('.'), ...predicate.params],
+      exact: true,
+    };
+  }
+}
+
+export function isRecordId(path: FieldPath): boolean {
+  return path.length === 1 && path[0] === 'id';
+}
+
+export function marks(count: number): string {
+  return new Array(count).fill('?').join(', ');
+}
+
+/**
+ * A list holding no object and no non-null scalar (`[]`, `[null]`, `[[]]`) puts no usable row in
+ * the value index, so a record equal to it cannot be found through the index: scan instead.
+ */
+function leavesNoTrace(value: JsonValue): boolean {
+  if (!Array.isArray(value)) return false;
+  return value.every((element) => element === null || leavesNoTrace(element));
+}

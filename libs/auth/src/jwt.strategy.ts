@@ -1,0 +1,57 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { createPublicKey } from 'node:crypto';
+import type { Request } from 'express';
+import { Strategy as PassportJwtStrategy } from 'passport-jwt';
+import { AUTH_OPTIONS, AuthOptions, CLOCK_SKEW_SECONDS } from './auth-options';
+
+export interface JwtPrincipal {
+  scheme: 'jwt';
+  subject?: string;
+  claims: Record<string, unknown>;
+}
+
+/**
+ * Bearer tokens. Only the configured algorithm is accepted (HS256 with the secret, or the public
+ * key's RS256/ES256), so `alg: none` and algorithm switching fail inside jsonwebtoken; `exp` is
+ * required and `iat` may not lie in the future beyond the skew.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(PassportJwtStrategy, 'jwt') {
+  constructor(@Inject(AUTH_OPTIONS) options: AuthOptions) {
+    const { jwt } = options;
+    super({
+      jwtFromRequest: tokenExtractor(jwt.prefix),
+      secretOrKey: jwt.publicKey ?? jwt.secret,
+      algorithms: [jwt.publicKey ? publicKeyAlgorithm(jwt.publicKey) : 'HS256'],
+      issuer: jwt.issuer,
+      audience: jwt.audience,
+      ignoreExpiration: false,
+      jsonWebTokenOptions: { clockTolerance: CLOCK_SKEW_SECONDS },
+    });
+  }
+
+  validate(claims: Record<string, unknown>): JwtPrincipal | false {
+    if (typeof claims.exp !== 'number') return false;
+    if (typeof claims.iat === 'number' && claims.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) return false;
+    return { scheme: 'jwt', subject: typeof claims.sub === 'string' ? claims.sub : undefined, claims };
+  }
+}
+
+function tokenExtractor(prefix: string | undefined): (request: Request) => string | null {
+  const schemes = new Set(['bearer', ...(prefix ? [prefix.toLowerCase()] : [])]);
+  return (request) => {
+    const header = request.headers.authorization;
+    if (typeof header !== 'string') return null;
+    const [scheme, token, ...rest] = header.trim().split(/\s+/);
+    if (rest.length > 0 || !token || !schemes.has(scheme.toLowerCase())) return null;
+    return token;
+  };
+}
+
+function publicKeyAlgorithm(pem: string): 'RS256' | 'ES256' {
+  const type = createPublicKey(pem).asymmetricKeyType;
+  if (type === 'rsa') return 'RS256';
+  if (type === 'ec') return 'ES256';
+  throw new Error(`INVENTORY_JWT_PUBLIC_KEY: unsupported key type ${type}; use an RSA or P-256 EC key`);
+}

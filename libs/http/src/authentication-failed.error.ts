@@ -1,0 +1,10 @@
+/** Missing or bad credentials: 401 with the challenge of the scheme the route expects. */
+export class AuthenticationFailedError extends Error {
+  readonly httpStatus = 401;
+  readonly publicMessage = 'Authentication failed';
+
+  constructor(readonly challenge: string) {
+    super('Authentication failed');
+    this.name = 'AuthenticationFailedError';
+  }
+}

@@ -1,0 +1,24 @@
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiBasicAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AuthScheme, BasicPrincipal, IssuedToken, TokenService } from '@inventory/auth';
+import { MethodNotAllowedError } from '@inventory/http';
+import type { Request } from 'express';
+
+@Controller('auth/token')
+@AuthScheme('basic')
+@ApiTags('Authentication')
+export class AuthTokenController {
+  constructor(private readonly tokens: TokenService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiBasicAuth()
+  @ApiOperation({ summary: 'Trade Basic credentials for a JWT' })
+  @ApiResponse({ status: 201, description: '{"access_token": "...", "token_type": "Bearer", "expires_in": 900}' })
+  issue(@Req() request: Request & { user: BasicPrincipal }): IssuedToken {
+    if (!this.tokens.canIssue) {
+      throw new MethodNotAllowedError('POST', []);
+    }
+    return this.tokens.issue(request.user.username);
+  }
+}

@@ -1,0 +1,24 @@
+/** Every setting of the service, parsed and checked. Built once from the environment. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  database: { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
+  jwt: {
+    secret?: string;
+    publicKeyPath?: string;
+    publicKey?: string;
+    issuer?: string;
+    audience?: string;
+    ttlSeconds: number;
+    prefix?: string;
+  };
+  admin: { username: string; password?: string };
+  demoData: boolean;
+  bodyLimitBytes: number;
+  logLevel: LogLevelName;
+}
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'verbose'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,46 @@
+import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { JsonObject, recordStoreFor } from '@inventory/crud';
+import { AppConfig } from '../config/app-config';
+import demoData from '../demo/demo-data.json';
+import { claimSetting, ensureSetting } from './settings';
+import { findPasswordHash, setUserPassword } from './users';
+import { withStartupLock } from './startup-lock';
+import { BootstrapResult } from './bootstrap-result';
+
+
+const logger = new Logger('Bootstrap');
+
+/** Migrations, then what a new database needs: a JWT secret, the admin user, the demo data. */
+export async function bootstrapDatabase(dataSource: DataSource, config: AppConfig): Promise<BootstrapResult> {
+  return withStartupLock(dataSource, async () => {
+    await dataSource.runMigrations({ transaction: 'all' });
+    const jwtSecret = config.jwt.secret ?? (await ensureSetting(dataSource, 'jwt_secret', () => randomBytes(48).toString('base64url')));
+    await ensureAdmin(dataSource, config.admin);
+    if (config.demoData) await loadDemoData(dataSource);
+    return { jwtSecret };
+  });
+}
+
+async function ensureAdmin(dataSource: DataSource, admin: AppConfig['admin']): Promise<void> {
+  if (admin.password !== undefined) {
+    await setUserPassword(dataSource, admin.username, admin.password);
+    return;
+  }
+  if (await findPasswordHash(dataSource, admin.username)) return;
+  const password = randomBytes(18).toString('base64url');
+  await setUserPassword(dataSource, admin.username, password);
+  // Printed once, on the start that created the user; only its hash is stored.
+  logger.warn(`Created Basic user "${admin.username}" with password: ${password}`);
+}
+
+/** Once per database: records deleted later do not come back on restart. */
+async function loadDemoData(dataSource: DataSource): Promise<void> {
+  if (!(await claimSetting(dataSource, 'demo_data_loaded'))) return;
+  const store = recordStoreFor(dataSource);
+  for (const [family, records] of Object.entries(demoData as Record<string, JsonObject[]>)) {
+    await store.insert(family, records.map((doc) => ({ id: doc.id as string, doc })));
+  }
+  logger.log('Loaded the demo records');
+}

@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { Database } from 'better-sqlite3';
+import { AppConfig } from '../config/app-config';
+import { InitialSchema1763700000000 } from '../migrations/1763700000000-initial-schema';
+
+export const MIGRATIONS = [InitialSchema1763700000000];
+
+/** The one source of database options, for the app and for the TypeORM CLI (ormconfig.ts). */
+export function dataSourceOptions(database: AppConfig['database']): DataSourceOptions {
+  if (database.type === 'postgres') {
+    return {
+      type: 'postgres',
+      url: database.url,
+      migrations: MIGRATIONS,
+      migrationsTransactionMode: 'all',
+      synchronize: false,
+      // A stopped database must answer 503 within seconds, never hang a request.
+      extra: { max: 10, connectionTimeoutMillis: 3000, query_timeout: 30000, statement_timeout: 30000 },
+    };
+  }
+  if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
+  return {
+    type: 'better-sqlite3',
+    database: database.path,
+    migrations: MIGRATIONS,
+    migrationsTransactionMode: 'all',
+    synchronize: false,
+    enableWAL: database.path !== ':memory:',
+    prepareDatabase: (db: Database) => {
+      // WAL with synchronous=NORMAL: a committed write survives the process being killed.
+      db.pragma('synchronous = NORMAL');
+      db.pragma('busy_timeout = 5000');
+    },
+  };
+}

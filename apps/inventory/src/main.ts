@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { InventoryHttpAdapter } from '@inventory/http';
+import { AppModule } from './app.module';
+import { configureApp } from './app.setup';
+import { AppConfig } from './config/app-config';
+import { ConfigError } from './config/config-error';
+import { loadConfig } from './config/load-config';
+import { nestLogLevels } from './logger-levels';
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`Invalid configuration: ${error.message}\n`);
+    process.exit(1);
+  }
+  const app = await NestFactory.create(AppModule.register(config), new InventoryHttpAdapter(), {
+    bodyParser: false,
+    logger: nestLogLevels(config.logLevel),
+  });
+  configureApp(app);
+  await app.listen(config.port, config.host);
+}
+
+void main();

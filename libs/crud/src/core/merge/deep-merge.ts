@@ -22,7 +22,7 @@ function mergeObjects(stored: JsonObject, patch: JsonObject, where: string): Jso
     if (value === null) {
       delete merged[key];
     } else {
-      merged[key] = mergeValues(stored[key], value, `${where}${key}.`);
+      setOwn(merged, key, mergeValues(ownValue(stored, key), value, `${where}${key}.`));
     }
   }
   return merged;
@@ -70,7 +70,20 @@ function withoutNulls(value: JsonValue, where: string): JsonValue {
   const copy: JsonObject = {};
   for (const key of Object.keys(value)) {
     if (key.startsWith('$')) throw RecordProblems.at(`${where}${key}`, 'keys starting with $ are reserved');
-    if (value[key] !== null) copy[key] = withoutNulls(value[key], `${where}${key}.`);
+    if (value[key] !== null) setOwn(copy, key, withoutNulls(value[key], `${where}${key}.`));
   }
   return copy;
+}
+
+/**
+ * Keys are data: `stored.constructor` must not find Object, and assigning `__proto__` must not
+ * swap the merged object's prototype. (The body guard refuses these keys first; this keeps the
+ * merge sound on its own.)
+ */
+function ownValue(object: JsonObject, key: string): JsonValue | undefined {
+  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+}
+
+function setOwn(object: JsonObject, key: string, value: JsonValue): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }

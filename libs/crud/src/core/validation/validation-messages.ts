@@ -41,9 +41,17 @@ function collect(error: ValidationError, prefix: string, problems: ValidationPro
   for (const child of error.children ?? []) collect(child, `${path}.`, problems);
 }
 
+/** A check on each item of a list (`each: true`) says so: `each value must be a string`. */
 function textFor(constraint: string, message: string, property: string): string {
+  const eachPrefix = `each value in ${property} `;
+  const each = message.startsWith(eachPrefix);
   const contractText = CONTRACT_TEXTS[constraint];
-  if (contractText) return contractText(message);
-  if (message.startsWith(`each value in ${property} `)) return `each value ${message.slice(`each value in ${property} `.length)}`;
-  return message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
+  const text = contractText
+    ? contractText(message)
+    : each
+      ? message.slice(eachPrefix.length)
+      : message.startsWith(`${property} `)
+        ? message.slice(property.length + 1)
+        : message;
+  return each ? `each value ${text}` : text;
 }

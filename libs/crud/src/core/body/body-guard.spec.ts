@@ -1,0 +1,73 @@
+import { BodyError } from './body-error';
+import { assertSafeBody, MAX_BODY_DEPTH } from './body-guard';
+
+function errorOf(text: string): BodyError | undefined {
+  try {
+    assertSafeBody(JSON.parse(text));
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(BodyError);
+    return error as BodyError;
+  }
+}
+
+/** `depth` nested containers, alternating objects and lists, with a scalar at the bottom. */
+function nested(depth: number, kind: 'object' | 'list' | 'mixed'): string {
+  let text = '"leaf"';
+  for (let level = depth; level >= 1; level--) {
+    const list = kind === 'list' || (kind === 'mixed' && level % 2 === 0);
+    text = list ? `[${text}]` : `{"k${level}":${text}}`;
+  }
+  return text;
+}
+
+describe('assertSafeBody', () => {
+  it('accepts ordinary bodies, scalars and arrays', () => {
+    for (const text of ['{"id":"a","config":{"cmd":"x"},"actions":[{"id":"s"}]}', '[]', '{}', '"text"', '5', 'null', '[{"a":[1,2,{"b":null}]}]'])
+      expect(errorOf(text)).toBeUndefined();
+    expect(() => assertSafeBody(undefined)).not.toThrow();
+  });
+
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses %s at any depth', (key) => {
+    const places = [
+      `{"${key}":{}}`,
+      `{"${key}":1}`,
+      `{"a":{"b":{"${key}":{"polluted":true}}}}`,
+      `[{"ok":1},{"${key}":null}]`,
+      `{"actions":[{"id":"x","config":[{"${key}":"y"}]}]}`,
+    ];
+    for (const text of places) {
+      const parsed = JSON.parse(text);
+      expect(JSON.stringify(parsed)).toContain(key); // an own key, as a JSON body delivers it
+      const error = errorOf(text);
+      expect(error).toBeDefined();
+      expect(error!.message).toBe(`body contains the forbidden key "${key}"`);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('forbidden words as values or inside longer keys are fine', () => {
+    expect(errorOf('{"name":"__proto__","constructorName":"x","my_prototype":1,"list":["constructor"]}')).toBeUndefined();
+  });
+
+  it('limit is 32', () => {
+    expect(MAX_BODY_DEPTH).toBe(32);
+  });
+
+  it.each(['object', 'list', 'mixed'] as const)('%s nesting: depth 32 is accepted, 33 refused', (kind) => {
+    expect(errorOf(nested(32, kind))).toBeUndefined();
+    const error = errorOf(nested(33, kind));
+    expect(error).toBeDefined();
+    expect(error!.message).toBe('body is nested deeper than 32 levels');
+  });
+
+  it('deep but empty containers count too', () => {
+    expect(errorOf(`${'['.repeat(32)}${']'.repeat(32)}`)).toBeUndefined();
+    expect(errorOf(`${'['.repeat(33)}${']'.repeat(33)}`)).toBeDefined();
+  });
+
+  it('a very deep body is refused, not a stack overflow', () => {
+    const error = errorOf(`${'['.repeat(100000)}${']'.repeat(100000)}`);
+    expect(error).toBeInstanceOf(BodyError);
+  });
+});

@@ -1,11 +1,11 @@
 // Two projects: pure unit tests beside the code, and HTTP tests under test/ that start the real app.
-// `isolatedModules` makes ts-jest transpile only; `npm run build` (tsc) is the type check.
+// tsconfig.jest.json sets `isolatedModules`, so ts-jest transpiles only; `npm run build` (tsc) is the type check.
 const moduleNameMapper = {
   '^@inventory/crud$': '<rootDir>/libs/crud/src',
   '^@inventory/auth$': '<rootDir>/libs/auth/src',
   '^@inventory/http$': '<rootDir>/libs/http/src',
 };
-const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }] };
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] };
 module.exports = {
   projects: [
     {

@@ -1,0 +1,62 @@
+import { loadConfig } from './load-config';
+
+describe('loadConfig', () => {
+  it('gives the contract defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 5000,
+      host: '0.0.0.0',
+      database: { type: 'sqlite', path: './data/inventory.sqlite' },
+      jwt: { ttlSeconds: 900 },
+      admin: { username: 'admin' },
+      demoData: true,
+      bodyLimitBytes: 16 * 1024 * 1024,
+      logLevel: 'info',
+    });
+    expect(config.jwt.secret).toBeUndefined();
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://u:p@db:5432/inv',
+      INVENTORY_JWT_SECRET: 's'.repeat(32),
+      INVENTORY_JWT_ISSUER: 'iss',
+      INVENTORY_JWT_AUDIENCE: 'aud',
+      INVENTORY_JWT_TTL: '1h',
+      INVENTORY_JWT_PREFIX: 'JWT',
+      INVENTORY_ADMIN_USER: 'root',
+      INVENTORY_ADMIN_PASSWORD: 'pw',
+      INVENTORY_DEMO_DATA: 'false',
+      INVENTORY_BODY_LIMIT: '500kb',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      database: { type: 'postgres', url: 'postgres://u:p@db:5432/inv' },
+      jwt: { secret: 's'.repeat(32), issuer: 'iss', audience: 'aud', ttlSeconds: 3600, prefix: 'JWT' },
+      admin: { username: 'root', password: 'pw' },
+      demoData: false,
+      bodyLimitBytes: 500 * 1024,
+      logLevel: 'debug',
+    });
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'sqlite:'],
+    ['INVENTORY_JWT_SECRET', 'short'],
+    ['INVENTORY_JWT_PUBLIC_KEY', '/no/such/key.pem'],
+    ['INVENTORY_JWT_TTL', '15 minutes'],
+    ['INVENTORY_JWT_PREFIX', 'two words'],
+    ['INVENTORY_DEMO_DATA', 'maybe'],
+    ['INVENTORY_BODY_LIMIT', 'big'],
+    ['LOG_LEVEL', 'loud'],
+  ])('stops on %s=%j with one line naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
+  });
+});

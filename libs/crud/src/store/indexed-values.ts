@@ -20,7 +20,7 @@ export interface IndexedValue {
 export function indexedValues(record: JsonObject): IndexedValue[] {
   const rows: IndexedValue[] = [];
   for (const key of Object.keys(record)) {
-    if (key !== 'id' && reachable(key)) collect(record[key], key, rows);
+    if (key !== 'id' && reachable(key) && isIndexedPath(key)) collect(record[key], key, rows);
   }
   return rows;
 }
@@ -32,7 +32,10 @@ function collect(value: JsonValue, path: string, rows: IndexedValue[]): void {
   }
   if (isPlainObject(value)) {
     rows.push({ path, kind: 'o', text: null, num: null });
-    for (const key of Object.keys(value)) if (reachable(key)) collect(value[key], `${path}.${key}`, rows);
+    for (const key of Object.keys(value)) {
+      const child = `${path}.${key}`;
+      if (reachable(key) && isIndexedPath(child)) collect(value[key], child, rows);
+    }
     return;
   }
   switch (typeof value) {
@@ -56,4 +59,14 @@ function collect(value: JsonValue, path: string, rows: IndexedValue[]): void {
  */
 function reachable(key: string): boolean {
   return !key.includes('.');
+}
+
+/**
+ * Longer paths are not indexed, which keeps every index entry inside PostgreSQL's B-tree row
+ * limit; a query on such a path is answered by the in-memory evaluator instead.
+ */
+export const MAX_INDEXED_PATH_LENGTH = 256;
+
+export function isIndexedPath(path: string): boolean {
+  return path.length <= MAX_INDEXED_PATH_LENGTH;
 }

@@ -3,7 +3,7 @@ import { JsonObject } from '../core/query/query.types';
 import { indexedValues } from './indexed-values';
 import { inSeqOrder, RecordSelection, RowWindow, SelectionSpec, StoredRow } from './record-selection';
 import { NewRecord, READ_PAGE_SIZE, RecordStore, StoreUnavailableError, UpdateDecision } from './record-store';
-import { postgresDialect, toPostgresPlaceholders } from './sql-dialect';
+import { encodePostgresText, postgresDialect, toPostgresPlaceholders } from './sql-dialect';
 import { SqlFragment } from './where-compiler';
 
 /** Error classes that mean "the database is not there", not "the query was wrong". */
@@ -129,7 +129,7 @@ export class PostgresRecordStore extends RecordStore {
         seqs.push(record.seq);
         paths.push(value.path);
         kinds.push(value.kind);
-        texts.push(value.text);
+        texts.push(value.text === null ? null : encodePostgresText(value.text));
         nums.push(value.num);
       }
     }

@@ -1,5 +1,6 @@
 import { Condition, FieldPath, JsonValue } from '../core/query/query.types';
 import { SqlDialect } from './sql-dialect';
+import { isIndexedPath } from './indexed-values';
 
 export interface SqlFragment {
   sql: string;
@@ -88,7 +89,7 @@ class WhereCompiler {
     }
     if (!exact) return values.some(leavesNoTrace) ? MATCH_ALL : this.approximate(path);
     const options: SqlFragment[] = [];
-    if (texts.length > 0) options.push({ sql: `v.text IN (${marks(texts.length)})`, params: texts });
+    if (texts.length > 0) options.push(this.dialect.textIn(texts));
     if (numbers.length > 0) options.push({ sql: `v.num IN (${marks(numbers.length)})`, params: numbers });
     if (booleans.length > 0)
       options.push({ sql: `(v.kind = 'b' AND v.text IN (${marks(booleans.length)}))`, params: booleans });
@@ -105,10 +106,11 @@ class WhereCompiler {
     const operator = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[op];
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     if (isRecordId(path)) return { sql: `r.id ${operator} ?`, params: [text], exact: true };
-    if (typeof value === 'string') return this.valueMatch(path, { sql: `v.text ${operator} ?`, params: [text] });
+    const indexed = this.dialect.indexText(text);
+    if (typeof value === 'string') return this.valueMatch(path, { sql: `v.text ${operator} ?`, params: [indexed] });
     return this.valueMatch(path, {
       sql: `(v.num ${operator} ? OR (v.kind IN ('s', 'b') AND v.text ${operator} ?))`,
-      params: [value, text],
+      params: [value, indexed],
     });
   }
 
@@ -119,6 +121,8 @@ class WhereCompiler {
   }
 
   private valueMatch(path: FieldPath, predicate: SqlFragment): CompiledWhere {
+    // Values at over-long paths are not indexed: the evaluator decides on every record.
+    if (!isIndexedPath(path.join('.'))) return MATCH_ALL;
     return {
       sql: `r.seq IN (SELECT v.seq FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${predicate.sql})`,
       params: [this.family, path.join('.'), ...predicate.params],

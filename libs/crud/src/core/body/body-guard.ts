@@ -4,7 +4,7 @@ export const MAX_BODY_DEPTH = 32;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * Rejects what could poison a merge or exhaust the stack later: prototype keys at any depth
+ * Rejects numbers that do not survive a round trip, and what could poison a merge or exhaust the stack later: prototype keys at any depth
  * and nesting deeper than MAX_BODY_DEPTH. Runs once on every parsed body.
  */
 export function assertSafeBody(value: unknown): void {
@@ -12,6 +12,8 @@ export function assertSafeBody(value: unknown): void {
 }
 
 function walk(value: unknown, depth: number): void {
+  // JSON.parse turns 1e400 into Infinity, which JSON.stringify would store as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new BodyError('body contains a number out of range');
   if (typeof value !== 'object' || value === null) return;
   if (depth > MAX_BODY_DEPTH) throw new BodyError(`body is nested deeper than ${MAX_BODY_DEPTH} levels`);
   if (Array.isArray(value)) {

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { createTestApp, TestApp } from '../support/test-app';
+import { bearer } from '../support/test-credentials';
+import { databaseKinds } from '../support/test-databases';
+
+// Values that one database takes in its stride and the other refuses or mangles.
+describe.each(databaseKinds())('values at the edges of the databases on %s', (kind) => {
+  let t: TestApp;
+  const post = (body: unknown) => request(t.url).post('/event').set('Authorization', bearer()).send(body as object);
+  const ids = async (where: unknown) => {
+    const response = await request(t.url).get('/event').set('Authorization', bearer()).send({ where });
+    return response.status === 404 ? [] : response.body.map((record: { id: string }) => record.id);
+  };
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  it('stores, finds and orders strings holding U+0000 and U+0001, next to other records of the batch', async () => {
+    const response = await post([
+      { id: 'nul', text: 'a\u0000b' },
+      { id: 'soh', text: 'a\u0001b' },
+      { id: 'plain', text: 'a' },
+    ]);
+    expect(response.status).toBe(201);
+    expect((await request(t.url).get('/event/nul').set('Authorization', bearer())).body).toEqual([{ id: 'nul', text: 'a\u0000b' }]);
+    expect(await ids({ equals: { target: 'text', expr: 'a\u0000b' } })).toEqual(['nul']);
+    expect(await ids({ gt: { target: 'text', expr: 'a' } })).toEqual(['nul', 'soh']);
+    expect(await ids({ lt: { target: 'text', expr: 'a\u0001' } })).toEqual(['nul', 'plain']);
+  });
+
+  it('indexes and finds long strings that do not compress', async () => {
+    const long = randomBytes(6000).toString('base64');
+    expect((await post({ id: 'long', text: long })).status).toBe(201);
+    expect(await ids({ equals: { target: 'text', expr: long } })).toEqual(['long']);
+    expect(await ids({ equals: { target: 'text', expr: `${long.slice(0, 200)}different` } })).toEqual([]);
+  });
+
+  it('answers queries on paths too long to index', async () => {
+    const key = 'k'.repeat(120);
+    const record = { id: 'deep-key', [key]: { [key]: { [key]: 'found' } } };
+    expect((await post(record)).status).toBe(201);
+    expect(await ids({ equals: { target: `${key}.${key}.${key}`, expr: 'found' } })).toEqual(['deep-key']);
+  });
+
+  it('refuses a number that does not survive the round trip (1e400) with 400', async () => {
+    const response = await request(t.url).post('/event').set('Authorization', bearer()).set('Content-Type', 'application/json').send('{"id":"huge","n":1e400}');
+    expect(response.status).toBe(400);
+    expect(response.body[0].message).toBe('body contains a number out of range');
+  });
+});

@@ -28,3 +28,5 @@ export * from './nest/record-controller.factory';
 export * from './nest/store-factory';
 export * from './store/sqlite-record.store';
 export * from './store/postgres-record.store';
+export * from './nest/family-document';
+export * from './nest/schema-document';

@@ -1,9 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { documentFamilies, registeredFamilies } from '@inventory/crud';
 
 /** Swagger UI at /api/doc (the original's path) and the OpenAPI document, generated from the code. */
 export function setupApiDocs(app: INestApplication): void {
-  const document = SwaggerModule.createDocument(
+  const generated = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('Inventory Service')
@@ -13,5 +14,6 @@ export function setupApiDocs(app: INestApplication): void {
       .addBasicAuth()
       .build(),
   );
+  const document = documentFamilies(generated, registeredFamilies(app));
   SwaggerModule.setup('api/doc', app, document, { jsonDocumentUrl: 'api/doc/swagger.json', yamlDocumentUrl: 'api/doc/swagger.yaml' });
 }

@@ -1,5 +1,5 @@
 import { All, Controller, Get, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '@inventory/auth';
 import { RecordStore } from '@inventory/crud';
 import { MethodNotAllowedError } from '@inventory/http';
@@ -20,7 +20,7 @@ export class HealthController {
   }
 
   @All()
-  @ApiOperation({ summary: 'Any other method: 405', deprecated: true })
+  @ApiExcludeEndpoint()
   methodNotAllowed(@Req() request: Request): never {
     throw new MethodNotAllowedError(request.method, ['GET']);
   }

@@ -21,6 +21,8 @@ export function createRecordController(family: FamilyDefinition): Type<RecordCon
   @ApiTags(family.resourceName)
   @UseInterceptors(EnvelopeInterceptor)
   class FamilyRecordController extends RecordController {
+    static readonly family = family;
+
     constructor(@Inject(recordServiceToken(family)) records: RecordService) {
       super(records);
     }

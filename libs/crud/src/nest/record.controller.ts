@@ -1,5 +1,5 @@
 import { All, Body, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiExcludeEndpoint, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { MethodNotAllowedError } from '@inventory/http';
 import type { Request } from 'express';
 import { RecordService } from '../service/record.service';
@@ -59,7 +59,7 @@ export abstract class RecordController {
 
   /** Registered last, so it only catches the methods above did not. */
   @All(RECORD_ROUTE)
-  @ApiOperation({ summary: 'Any other method: 405', deprecated: true })
+  @ApiExcludeEndpoint()
   methodNotAllowed(@Req() request: Request): never {
     throw new MethodNotAllowedError(request.method, ALLOWED_METHODS);
   }

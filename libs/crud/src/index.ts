@@ -30,3 +30,4 @@ export * from './store/sqlite-record.store';
 export * from './store/postgres-record.store';
 export * from './nest/family-document';
 export * from './nest/schema-document';
+export * from './store/sql-dialect';

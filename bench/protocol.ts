@@ -1,0 +1,36 @@
+/** Messages between run.ts (the orchestrator) and load.ts (the load generator process). */
+
+export type Workload = 'W1' | 'W2' | 'W3' | 'W4';
+
+export type LoadRequest =
+  /** Precompute the expected answer sizes for `records` preloaded records. */
+  | { type: 'init'; records: number }
+  /** One autocannon window against `url` (warm-up or measured: the load generator does not care). */
+  | { type: 'measure'; url: string; token: string; workload: Workload; seconds: number; connections: number; batch: number }
+  /** Preload records [from, to) with POSTs of `batch` records, `inFlight` requests at a time. */
+  | { type: 'preload'; url: string; token: string; from: number; to: number; batch: number; inFlight: number }
+  /** W5: one streamed GET of all `records` records. */
+  | { type: 'readAll'; url: string; token: string; records: number };
+
+export type LoadReply =
+  | { type: 'ready' }
+  | { type: 'preloaded'; seconds: number }
+  | { type: 'measured'; measurement: Measurement } | { type: 'failed'; error: string };
+
+export interface Measurement {
+  /** Answers with the expected status and byte length (records, for W5). */
+  correct: number;
+  /** Answers that came back but were not right. */
+  wrong: number;
+  /** Connection errors and timeouts as autocannon counts them. */
+  errors: number;
+  timeouts: number;
+  seconds: number;
+  /** correct / seconds */
+  perSecond: number;
+  /** Latency in ms; for W5, p50 is the time to the first byte and p99 the whole read. */
+  p50: number;
+  p99: number;
+  /** The first wrong answer, abridged, to say what went wrong. */
+  firstWrong?: string;
+}

@@ -1,0 +1,84 @@
+/**
+ * The benchmark's records, built deterministically from their number so that every process
+ * (preloader, load generator, checks) agrees on them without passing data around: the load
+ * generator can tell the exact byte length of a correct answer from an id alone.
+ *
+ * Each record is ~300 bytes of compact JSON, ASCII only (so string length == byte length).
+ * `host` is shared by exactly 10 consecutive preloaded records, which is what W3 filters on.
+ */
+
+/** Records sharing one `host` value: W3 matches exactly this many. */
+export const HOST_GROUP = 10;
+
+export function recordId(i: number): string {
+  return `ev-${String(i).padStart(7, '0')}`;
+}
+
+export function hostOf(i: number): string {
+  return `host-${String(Math.floor(i / HOST_GROUP)).padStart(6, '0')}`;
+}
+
+export function hostCount(records: number): number {
+  return Math.ceil(records / HOST_GROUP);
+}
+
+const SEVERITIES = ['debug', 'info', 'notice', 'warning', 'error'];
+const PROTOS = ['tcp', 'udp', 'icmp'];
+const FILLER = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt';
+
+/** A cheap integer hash, so that fields (and lengths) vary from record to record but repeatably. */
+function mix(i: number): number {
+  let x = (i + 0x9e3779b9) | 0;
+  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b);
+  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/** One event as compact JSON; `host` is passed in so that new (W2/W4) records can use hosts W3 never asks for. */
+function eventJson(id: string, host: string, i: number): string {
+  const h = mix(i);
+  const second = i % 86400;
+  const time = `${String(Math.floor(second / 3600)).padStart(2, '0')}:${String(Math.floor(second / 60) % 60).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}`;
+  return JSON.stringify({
+    id,
+    host,
+    source: `10.${(h >>> 8) & 255}.${(h >>> 16) & 255}.${h & 255}`,
+    timestamp: `2026-11-21T${time}.${String(h % 1000).padStart(3, '0')}Z`,
+    severity: SEVERITIES[h % SEVERITIES.length],
+    kind: 'network.flow',
+    bytes: h % 1_000_000,
+    packets: h % 977,
+    tags: ['bench', PROTOS[h % 3]],
+    payload: {
+      src_port: 1024 + (h % 60000),
+      dst_port: [22, 53, 80, 443, 5432][h % 5],
+      proto: PROTOS[h % 3],
+      note: FILLER.slice(0, 16 + (h % 40)),
+    },
+  });
+}
+
+/** Preloaded record number i (0-based). */
+export function recordJson(i: number): string {
+  return eventJson(recordId(i), hostOf(i), i);
+}
+
+/** A record written during W2/W4: unique id, and a host outside the preloaded `host-NNNNNN` range. */
+export function newRecordJson(id: string, seq: number): string {
+  return eventJson(id, `new-host-${seq}`, seq);
+}
+
+/** JSON array text of records [from, to), as one POST body. */
+export function batchBody(from: number, to: number): string {
+  const parts: string[] = [];
+  for (let i = from; i < to; i++) parts.push(recordJson(i));
+  return `[${parts.join(',')}]`;
+}
+
+/** The envelope a create answers with, per CONTRACT.md §6; the raw server sends the same bytes. */
+export function createdEnvelope(id: string): { status: string; code: number; error: boolean; message: string } {
+  return { status: 'Created', code: 201, error: false, message: `Event with id=${id} correctly created` };
+}
+
+/** Byte length of one created envelope for `id`: a fixed part plus the id. */
+export const ENVELOPE_BASE_LENGTH = JSON.stringify(createdEnvelope('')).length;

@@ -1,0 +1,127 @@
+/** The results of a run, and their markdown (bench/results/latest.md). Formatting only. */
+
+export interface Series {
+  /** Median over the repetitions of correct answers per second (records/s for W4 and W5). */
+  perSecond: number;
+  /** Each repetition's figure, to show the spread. */
+  reps: number[];
+  /** Median over the repetitions, ms (W5: p50 = time to first byte, p99 = whole read). */
+  p50: number;
+  p99: number;
+  /** VmHWM over the workload (warm-up and repetitions), MB. */
+  peakRssMb: number;
+  wrong: number;
+  errors: number;
+  firstWrong?: string;
+}
+
+export interface BenchResults {
+  date: string;
+  command: string;
+  machine: { nproc: number; cpu: string; memoryGb: number; node: string; taskset: boolean; loadBefore: number; loadAfter: number };
+  database: string;
+  databaseKind: 'sqlite' | 'postgres';
+  records: number;
+  settings: { duration: number; warmup: number; reps: number; connections: number; batch: number; w5Reps: number };
+  preloads: { phase: string; target: string; records: number; seconds: number; perSecond: number; peakRssMb: number }[];
+  workloads: { workload: string; service: Series; raw: Series; ratio: number }[];
+  w5?: { records: number; service: Series; raw: Series; ratio: number; servicePeakWithPreloadMb: number };
+  serviceLog: { phase: string; lines: number; tail: string; file: string }[];
+  seconds: number;
+}
+
+const TITLES: Record<string, string> = {
+  W1: 'W1 get by id',
+  W2: 'W2 create one',
+  W3: 'W3 filter (equals, 10 hits)',
+  W4: 'W4 batch ingest (records/s)',
+};
+/** Issue 4's targets on SQLite, as ratio service/raw. */
+const TARGETS: Record<string, number> = { W1: 0.4, W2: 0.35, W3: 1.0, W4: 0.5 };
+const W5_RSS_TARGET_MB = 300;
+const SCALING_TARGET = 0.8;
+
+const int = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : '—');
+const ms = (n: number): string => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(1)) : '—');
+const mb = (n: number): string => (Number.isFinite(n) ? n.toFixed(0) : '—');
+const ratio = (n: number): string => (Number.isFinite(n) ? n.toFixed(2) : '—');
+
+export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
+  const sqlite = r.databaseKind === 'sqlite';
+  const verdict = (met: boolean): string => (sqlite ? (met ? ' ✅' : ' ❌') : '');
+  const out: string[] = [];
+  out.push(`# Benchmark: service vs raw node:http bound`, '');
+  out.push(`- date: ${r.date}`);
+  out.push(`- machine: ${r.machine.nproc} CPUs (${r.machine.cpu}), ${r.machine.memoryGb.toFixed(0)} GB, Node ${r.machine.node}; ` +
+    (r.machine.taskset ? 'servers pinned to core 0, load generator to core 1 (taskset)' : 'no taskset: processes not pinned'));
+  out.push(`- load average (1 min) before/after: ${r.machine.loadBefore.toFixed(2)} / ${r.machine.loadAfter.toFixed(2)} (other work on the machine makes figures noisy)`);
+  out.push(`- database: ${r.database}; auth on (service: HS256 JWT verified per request; raw: token string compare)`);
+  out.push(`- records preloaded: ${int(r.records)} (~300 bytes each; \`host\` shared by 10)`);
+  out.push(`- load: autocannon, ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.reps} × ${r.settings.duration} s, medians; W4 batches of ${int(r.settings.batch)}`);
+  out.push(`- command: \`${r.command}\` (${r.seconds.toFixed(0)} s)`, '');
+
+  out.push('Only correct answers count (expected status and exact body length). Latency is per request (W4: per batch of 1,000).', '');
+  out.push('| workload | service /s | raw /s | service/raw | target | service p50 / p99 ms | raw p50 / p99 ms | service peak RSS MB | raw peak RSS MB | service wrong / errors |');
+  out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const workloads = [...r.workloads].sort((a, b) => a.workload.localeCompare(b.workload));
+  for (const w of workloads) {
+    const target = TARGETS[w.workload];
+    out.push(`| ${TITLES[w.workload] ?? w.workload} | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)}${verdict(w.ratio >= target)} | ≥ ${target.toFixed(2)} | ` +
+      `${ms(w.service.p50)} / ${ms(w.service.p99)} | ${ms(w.raw.p50)} / ${ms(w.raw.p99)} | ${mb(w.service.peakRssMb)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`);
+  }
+  if (r.w5) {
+    const w = r.w5;
+    out.push(`| W5 read all ${int(w.records)} (records/s) | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)} | RSS < ${W5_RSS_TARGET_MB} MB | ` +
+      `first byte ${ms(w.service.p50)} / all ${ms(w.service.p99)} | first byte ${ms(w.raw.p50)} / all ${ms(w.raw.p99)} | ` +
+      `**${mb(w.service.peakRssMb)}**${verdict(w.service.peakRssMb < W5_RSS_TARGET_MB)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`);
+  } else {
+    out.push('| W5 read all | skipped (`--skip-w5`) | | | | | | | | |');
+  }
+  out.push('');
+
+  out.push('Per repetition (service | raw):', '');
+  for (const w of workloads) out.push(`- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')}`);
+  if (r.w5) {
+    out.push(`- W5: ${r.w5.service.reps.map(int).join(', ')} | ${r.w5.raw.reps.map(int).join(', ')}; service peak RSS over the reads ${mb(r.w5.service.peakRssMb)} MB, ` +
+      `including its 1M preload ${mb(r.w5.servicePeakWithPreloadMb)} MB`);
+  }
+  out.push('');
+
+  out.push('Preload (POST batches of 1,000, 2 in flight):', '');
+  for (const p of r.preloads) out.push(`- ${p.phase}, ${p.target}: ${int(p.records)} records in ${p.seconds.toFixed(1)} s = ${int(p.perSecond)} records/s, peak RSS ${mb(p.peakRssMb)} MB`);
+  out.push('');
+
+  if (r.records !== 10_000) {
+    if (baseline) {
+      out.push(`Scaling: ${int(r.records)} records vs the 10k run of ${baseline.date} (same database kind):`, '');
+      out.push('| workload | service /s at 10k | service /s now | now / 10k | target | raw /s at 10k | raw /s now |');
+      out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+      for (const name of ['W1', 'W3']) {
+        const now = r.workloads.find((w) => w.workload === name);
+        const then = baseline.workloads.find((w) => w.workload === name);
+        if (!now || !then) continue;
+        const scale = now.service.perSecond / then.service.perSecond;
+        out.push(`| ${TITLES[name]} | ${int(then.service.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${verdict(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${int(then.raw.perSecond)} | ${int(now.raw.perSecond)} |`);
+      }
+      out.push('');
+    } else {
+      out.push('Scaling: no 10k result (bench/results/latest-10k*.json) to compare with; run `npm run bench` first.', '');
+    }
+  }
+
+  const problems: string[] = [];
+  for (const w of r.workloads) {
+    for (const [name, s] of [['service', w.service], ['raw', w.raw]] as const) {
+      if (s.firstWrong) problems.push(`- ${w.workload} ${name}: ${s.wrong} wrong answers; first: \`${s.firstWrong.replace(/`/g, "'")}\``);
+      if (s.errors) problems.push(`- ${w.workload} ${name}: ${s.errors} connection errors/timeouts`);
+    }
+  }
+  if (r.w5?.service.firstWrong) problems.push(`- W5 service: \`${r.w5.service.firstWrong.replace(/`/g, "'")}\``);
+  if (r.w5?.raw.firstWrong) problems.push(`- W5 raw: \`${r.w5.raw.firstWrong.replace(/`/g, "'")}\``);
+  for (const l of r.serviceLog) {
+    if (l.lines > 0) problems.push(`- service log (${l.phase}) has ${l.lines} lines at LOG_LEVEL=warn; last ones:\n\n\`\`\`\n${l.tail.trim().split('\n').slice(-10).join('\n')}\n\`\`\``);
+  }
+  out.push(problems.length ? ['Problems seen:', '', ...problems].join('\n') : 'No wrong answers, no connection errors, nothing in the service log.');
+  out.push('');
+  return out.join('\n');
+}

@@ -1,0 +1,258 @@
+/**
+ * `npm run bench`: measures the service against a raw node:http bound on the same machine, in
+ * the same run, with the same load (see issue 4 and bench/README.md).
+ *
+ *   npm run bench                          # 10k records, W1–W5, SQLite
+ *   npm run bench -- --skip-w5             # quick: W1–W4 only
+ *   npm run bench -- --records 1000000     # scaling run (compares W1/W3 with the last 10k run)
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
+ *
+ * This file only orchestrates: records.ts builds records, load.ts generates load,
+ * raw-server.ts is the bound, processes.ts/database.ts start things, report.ts formats.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { sign } from 'jsonwebtoken';
+import { BenchDatabase, freshDatabase } from './database';
+import { buildService, HAS_TASKSET, LoadGenerator, ROOT, Server, startLoadGenerator, startRawServer, startService, TMP } from './processes';
+import type { Measurement, Workload } from './protocol';
+import { BenchResults, Series, toMarkdown } from './report';
+
+const { values: args } = parseArgs({
+  options: {
+    records: { type: 'string', default: '10000' },
+    'skip-w5': { type: 'boolean', default: false },
+    'w5-records': { type: 'string', default: '1000000' },
+    'w5-reps': { type: 'string', default: '3' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    reps: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    // W3 before W2/W4: writes add records, and the raw bound's scan would then cover more than N.
+    workloads: { type: 'string', default: 'W1,W3,W2,W4' },
+    // Profiles the service (node --cpu-prof); its figures are then not comparable, so no result file is written.
+    'cpu-prof': { type: 'boolean', default: false },
+  },
+});
+const RECORDS = Number(args.records);
+const W5_RECORDS = Number(args['w5-records']);
+const SETTINGS = {
+  duration: Number(args.duration),
+  warmup: Number(args.warmup),
+  reps: Number(args.reps),
+  connections: Number(args.connections),
+  batch: 1000,
+  w5Reps: Number(args['w5-reps']),
+};
+const WORKLOADS = args.workloads!.split(',').map((w) => w.trim().toUpperCase()) as Workload[];
+const RESULTS = join(ROOT, 'bench', 'results');
+const DB_KIND = process.env.BENCH_DATABASE_URL ? 'postgres' : 'sqlite';
+
+// The service checks HS256 tokens with this secret; the raw server compares the token as a string.
+const JWT_SECRET = randomBytes(32).toString('hex');
+const TOKEN = sign({ sub: 'bench' }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '24h' });
+
+const started = Date.now();
+function log(message: string): void {
+  process.stdout.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}\n`);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function series(measurements: Measurement[], peakRssMb: number, scale = 1): Series {
+  return {
+    perSecond: median(measurements.map((m) => m.perSecond)) * scale,
+    reps: measurements.map((m) => m.perSecond * scale),
+    p50: median(measurements.map((m) => m.p50)),
+    p99: median(measurements.map((m) => m.p99)),
+    peakRssMb,
+    wrong: measurements.reduce((sum, m) => sum + m.wrong, 0),
+    errors: measurements.reduce((sum, m) => sum + m.errors + m.timeouts, 0),
+    firstWrong: measurements.find((m) => m.firstWrong)?.firstWrong,
+  };
+}
+
+/** Children to stop and databases to drop should the run fail or be interrupted (Ctrl-C). */
+const undo = new Set<() => Promise<void> | void>();
+/** Registers an undo step; answers a function that runs it now (and forgets it). */
+function track(step: () => Promise<void> | void): () => Promise<void> {
+  undo.add(step);
+  return async () => {
+    undo.delete(step);
+    await step();
+  };
+}
+async function undoAll(): Promise<void> {
+  for (const step of [...undo].reverse()) {
+    undo.delete(step);
+    try {
+      await step();
+    } catch (error) {
+      process.stderr.write(`cleanup: ${String(error)}\n`);
+    }
+  }
+}
+process.on('SIGINT', () => void undoAll().then(() => process.exit(130)));
+
+async function measure(load: LoadGenerator, server: Server, workload: Workload, seconds: number): Promise<Measurement> {
+  const reply = await load.call({ type: 'measure', url: server.url, token: TOKEN, workload, seconds, connections: SETTINGS.connections, batch: SETTINGS.batch });
+  if (reply.type !== 'measured') throw new Error(`unexpected reply ${reply.type}`);
+  if (server.child.exitCode !== null || server.child.signalCode !== null) {
+    throw new Error(`${server.name} died during ${workload} (${server.child.exitCode ?? server.child.signalCode}):\n${server.output()}`);
+  }
+  return reply.measurement;
+}
+
+async function preload(load: LoadGenerator, server: Server, records: number, results: BenchResults, phase: string): Promise<void> {
+  log(`preloading ${records.toLocaleString('en')} records into ${server.name}`);
+  const reply = await load.call({ type: 'preload', url: server.url, token: TOKEN, from: 0, to: records, batch: SETTINGS.batch, inFlight: 2 });
+  if (reply.type !== 'preloaded') throw new Error(`unexpected reply ${reply.type}`);
+  results.preloads.push({ phase, target: server.name, records, seconds: reply.seconds, perSecond: records / reply.seconds, peakRssMb: server.peakRssMb() });
+  log(`  ${server.name}: ${(records / reply.seconds).toFixed(0)} records/s, peak RSS ${server.peakRssMb().toFixed(0)} MB`);
+}
+
+/** Warm-up on each server, then repetitions alternating between them so that background noise hits both alike. */
+async function runWorkload(load: LoadGenerator, service: Server, raw: Server, workload: Workload, results: BenchResults): Promise<void> {
+  const targets = [service, raw];
+  for (const target of targets) target.resetPeak();
+  for (const target of targets) {
+    log(`${workload} warm-up on ${target.name} (${SETTINGS.warmup} s)`);
+    await measure(load, target, workload, SETTINGS.warmup);
+  }
+  const measured = new Map<Server, Measurement[]>(targets.map((t) => [t, []]));
+  for (let rep = 1; rep <= SETTINGS.reps; rep++) {
+    for (const target of targets) {
+      const m = await measure(load, target, workload, SETTINGS.duration);
+      measured.get(target)!.push(m);
+      log(`${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}`);
+    }
+  }
+  const scale = workload === 'W4' ? SETTINGS.batch : 1;
+  const serviceSeries = series(measured.get(service)!, service.peakRssMb(), scale);
+  const rawSeries = series(measured.get(raw)!, raw.peakRssMb(), scale);
+  results.workloads.push({ workload, service: serviceSeries, raw: rawSeries, ratio: serviceSeries.perSecond / rawSeries.perSecond });
+}
+
+/** W5: full streamed reads of a family of `records`, peak RSS measured over the reads alone (and with the preload). */
+async function runW5(load: LoadGenerator, service: Server, raw: Server, records: number, results: BenchResults): Promise<void> {
+  const peakWithPreload = service.peakRssMb();
+  const measured = new Map<Server, Measurement[]>([
+    [service, []],
+    [raw, []],
+  ]);
+  for (const target of [service, raw]) target.resetPeak();
+  for (let rep = 1; rep <= SETTINGS.w5Reps; rep++) {
+    for (const target of [service, raw]) {
+      const reply = await load.call({ type: 'readAll', url: target.url, token: TOKEN, records });
+      if (reply.type !== 'measured') throw new Error(`unexpected reply ${reply.type}`);
+      const m = reply.measurement;
+      measured.get(target)!.push(m);
+      log(`W5 rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} records/s (${m.seconds.toFixed(1)} s, first byte ${m.p50.toFixed(0)} ms), peak RSS ${target.peakRssMb().toFixed(0)} MB${m.firstWrong ? `, WRONG: ${m.firstWrong}` : ''}`);
+    }
+  }
+  const serviceSeries = series(measured.get(service)!, service.peakRssMb());
+  const rawSeries = series(measured.get(raw)!, raw.peakRssMb());
+  results.w5 = { records, service: serviceSeries, raw: rawSeries, ratio: serviceSeries.perSecond / rawSeries.perSecond, servicePeakWithPreloadMb: Math.max(peakWithPreload, service.peakRssMb()) };
+}
+
+/** One fresh database, one service, one raw server, both preloaded with `records`; `done` stops them and drops the database. */
+async function startPair(load: LoadGenerator, tag: string, records: number, results: BenchResults): Promise<{ service: Server; raw: Server; done: () => Promise<void> }> {
+  const database: BenchDatabase = await freshDatabase(tag);
+  const drop = track(() => database.drop());
+  results.database = database.label;
+  log(`starting service (${database.label}) and raw server`);
+  const service = await startService(database.url, JWT_SECRET, `service-${tag}.log`, args['cpu-prof']);
+  const stopService = track(() => service.stop());
+  const raw = await startRawServer(TOKEN, `raw-${tag}.log`);
+  const stopRaw = track(() => raw.stop());
+  await preload(load, service, records, results, tag);
+  await preload(load, raw, records, results, tag);
+  return {
+    service,
+    raw,
+    done: async () => {
+      results.serviceLog.push({ phase: tag, lines: service.lineCount(), tail: service.output(), file: service.logFile });
+      await stopRaw();
+      await stopService();
+      await drop();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  mkdirSync(TMP, { recursive: true });
+  mkdirSync(RESULTS, { recursive: true });
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    command: `${process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL=… ' : ''}npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    machine: {
+      nproc: availableParallelism(),
+      cpu: cpus()[0]?.model ?? 'unknown',
+      memoryGb: totalmem() / 2 ** 30,
+      node: process.version,
+      taskset: HAS_TASKSET,
+      loadBefore: loadavg()[0],
+      loadAfter: NaN,
+    },
+    database: '',
+    databaseKind: DB_KIND,
+    records: RECORDS,
+    settings: SETTINGS,
+    preloads: [],
+    workloads: [],
+    serviceLog: [],
+    seconds: NaN,
+  };
+
+  log('building the service into bench/tmp/dist');
+  buildService();
+  const load = startLoadGenerator();
+  const stopLoad = track(() => load.stop());
+  await load.call({ type: 'init', records: RECORDS });
+
+  // Main phase: W1–W4 (and W5 right after the preload when the main family already is the 1M one).
+  const main = await startPair(load, 'main', RECORDS, results);
+  if (!args['skip-w5'] && RECORDS >= W5_RECORDS) await runW5(load, main.service, main.raw, RECORDS, results);
+  for (const workload of WORKLOADS) await runWorkload(load, main.service, main.raw, workload, results);
+  await main.done();
+
+  // W5 phase: a fresh service and raw server, each loaded with a 1M-record family.
+  if (!args['skip-w5'] && !results.w5) {
+    await load.call({ type: 'init', records: W5_RECORDS });
+    const w5 = await startPair(load, 'w5', W5_RECORDS, results);
+    await runW5(load, w5.service, w5.raw, W5_RECORDS, results);
+    await w5.done();
+  }
+  await stopLoad();
+
+  results.machine.loadAfter = loadavg()[0];
+  results.seconds = (Date.now() - started) / 1000;
+  const suffix = DB_KIND === 'postgres' ? '-postgres' : '';
+  const baselineFile = join(RESULTS, `latest-10k${suffix}.json`);
+  const baseline = RECORDS !== 10_000 && existsSync(baselineFile) ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as BenchResults) : undefined;
+  const markdown = toMarkdown(results, baseline);
+  process.stdout.write(`\n${markdown}\n`);
+  if (args['cpu-prof']) {
+    log(`service profiled: figures not kept; profiles in bench/tmp/prof/ (summary: npx ts-node --transpile-only bench/profile-summary.ts FILE)`);
+    return;
+  }
+  writeFileSync(join(RESULTS, 'latest.md'), markdown);
+  // Kept per configuration too, so that the scaling run does not overwrite the 10k table.
+  const size = RECORDS >= 1_000_000 && RECORDS % 1_000_000 === 0 ? `${RECORDS / 1_000_000}m` : RECORDS % 1000 === 0 ? `${RECORDS / 1000}k` : String(RECORDS);
+  writeFileSync(join(RESULTS, `${DB_KIND}-${size}.md`), markdown);
+  if (RECORDS === 10_000) writeFileSync(baselineFile, JSON.stringify(results, null, 2) + '\n');
+  log(`done in ${results.seconds.toFixed(0)} s; written to bench/results/latest.md`);
+}
+
+main().catch(async (error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  await undoAll();
+  process.exit(1);
+});

@@ -7,6 +7,8 @@ const moduleNameMapper = {
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] };
 module.exports = {
+  // Per-project testTimeout is ignored by Jest 30; end-to-end tests start apps and processes.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -23,7 +25,6 @@ module.exports = {
       moduleNameMapper,
       transform,
       testEnvironment: 'node',
-      testTimeout: 60000,
     },
   ],
 };

@@ -14,7 +14,8 @@ if (kinds.length === 0) {
   });
 }
 
-describe.each(kinds)('query plans on %s with 100k events', (kind) => {
+// describe.each refuses an empty table, so the PostgreSQL suite is declared only when it can run.
+(kinds.length > 0 ? describe.each(kinds) : () => () => undefined)('query plans on %s with 100k events', (kind) => {
   let t: TestApp;
   let dataSource: DataSource;
 

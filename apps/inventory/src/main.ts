@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { InventoryHttpAdapter } from '@inventory/http';
 import { AppModule } from './app.module';
@@ -19,7 +20,8 @@ async function main(): Promise<void> {
   }
   const app = await NestFactory.create(AppModule.register(config), new InventoryHttpAdapter(), {
     bodyParser: false,
-    logger: nestLogLevels(config.logLevel),
+    // Colour codes only for a terminal: logs that go to files or collectors stay plain text.
+    logger: new ConsoleLogger({ logLevels: nestLogLevels(config.logLevel), colors: process.stdout.isTTY === true }),
   });
   configureApp(app);
   await app.listen(config.port, config.host);

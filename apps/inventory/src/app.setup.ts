@@ -6,8 +6,9 @@ import { APP_CONFIG, AppConfig } from './config/app-config';
 import { setupApiDocs } from './docs/api-docs';
 
 /**
- * Everything about the app that is not a provider: body reading (with its limit, 413 and 415),
- * docs and shutdown hooks. main.ts and the tests both call it, so tests run the real thing.
+ * Everything about the app that is not a provider: body reading (with its limit, 413 and 415)
+ * and docs. main.ts and the tests both call it, so tests run the real thing. Signals are
+ * main.ts's business (graceful-shutdown.ts).
  */
 export function configureApp(app: INestApplication): INestApplication {
   const config = app.get<AppConfig>(APP_CONFIG);
@@ -16,6 +17,5 @@ export function configureApp(app: INestApplication): INestApplication {
   express.set('query parser', 'simple');
   app.use(bodyReader({ limitBytes: config.bodyLimitBytes, inspect: assertSafeBody }));
   setupApiDocs(app);
-  app.enableShutdownHooks();
   return app;
 }

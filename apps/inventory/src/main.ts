@@ -8,6 +8,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigError } from './config/config-error';
 import { loadConfig } from './config/load-config';
 import { nestLogLevels } from './logger-levels';
+import { exitGracefullyOnSignals } from './graceful-shutdown';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     logger: new ConsoleLogger({ logLevels: nestLogLevels(config.logLevel), colors: process.stdout.isTTY === true }),
   });
   configureApp(app);
+  exitGracefullyOnSignals(app);
   await app.listen(config.port, config.host);
 }
 

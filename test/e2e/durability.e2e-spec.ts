@@ -1,0 +1,138 @@
+import { request as httpRequest } from 'node:http';
+import { startServiceProcess, ServiceProcess } from '../support/service-process';
+import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
+import { bearer } from '../support/test-credentials';
+
+/**
+ * CONTRACT.md §5: "A 2xx answer means the write is committed: it survives the process being
+ * killed right after." A real service process takes creates (singles and batches of 20, several
+ * in flight at once) for a few seconds and is SIGKILLed mid-load; a new process on the same
+ * database must find every id that was acknowledged with 201.
+ */
+
+// jest.config.js sets testTimeout inside the e2e project, where Jest ignores it (default 5 s).
+jest.setTimeout(90_000);
+
+const LOAD_MS = 3000;
+const WORKERS = 6;
+const BATCH = 20;
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+function send(base: string, method: string, path: string, body?: unknown): Promise<Answer> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${base}${path}`,
+      {
+        method,
+        headers: {
+          Authorization: bearer(),
+          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+describe.each(databaseKinds())('durability of acknowledged creates on %s', (kind) => {
+  let database: TestDatabase;
+  const started: ServiceProcess[] = [];
+
+  async function start(): Promise<ServiceProcess> {
+    const service = await startServiceProcess(database.url);
+    started.push(service);
+    return service;
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await Promise.all(started.map((service) => service.stop('SIGKILL')));
+    await database?.drop();
+  });
+
+  it('finds every id acknowledged with 201 after a SIGKILL mid-load and a restart', async () => {
+    const first = await start();
+    const acknowledged = new Set<string>();
+    const statuses: number[] = [];
+    let sent = 0;
+    let stopping = false;
+
+    async function worker(w: number): Promise<void> {
+      for (let round = 0; !stopping; round++) {
+        const prefix = `w${w}-r${round}`;
+        try {
+          if (round % 2 === 0) {
+            const id = `${prefix}-single`;
+            sent++;
+            const answer = await send(first.url, 'POST', '/event', { id, kind: 'single', worker: w });
+            statuses.push(answer.status);
+            if (answer.status === 201) acknowledged.add(id);
+          } else {
+            const ids = Array.from({ length: BATCH }, (_, i) => `${prefix}-b${i}`);
+            sent += BATCH;
+            const answer = await send(first.url, 'POST', '/event', ids.map((id) => ({ id, kind: 'batch', worker: w })));
+            statuses.push(answer.status);
+            if (Array.isArray(answer.body)) {
+              answer.body.forEach((envelope: { code: number }, i: number) => {
+                if (envelope.code === 201) acknowledged.add(ids[i]);
+              });
+            }
+          }
+        } catch {
+          // The connection died with the process: no answer, so nothing was acknowledged.
+        }
+      }
+    }
+
+    const workers = Array.from({ length: WORKERS }, (_, w) => worker(w));
+    await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
+    // SIGKILL while the workers still have requests in flight.
+    const killed = first.stop('SIGKILL');
+    stopping = true;
+    expect(await killed).toBeNull();
+    expect(first.child.signalCode).toBe('SIGKILL');
+    await Promise.all(workers);
+
+    expect(statuses.filter((status) => status !== 201)).toEqual([]);
+    // Enough load that the kill is a meaningful test, and some writes were lost to the kill.
+    expect(acknowledged.size).toBeGreaterThan(100);
+    expect(sent).toBeGreaterThan(acknowledged.size);
+
+    const second = await start();
+    const found = new Set<string>();
+    const ids = [...acknowledged];
+    for (let start = 0; start < ids.length; start += 1000) {
+      const chunk = ids.slice(start, start + 1000);
+      const answer = await send(second.url, 'GET', '/event', {
+        select: ['id'],
+        where: { in: { target: 'id', expr: chunk } },
+      });
+      expect([200, 404]).toContain(answer.status);
+      if (answer.status === 200) for (const record of answer.body as { id: string }[]) found.add(record.id);
+    }
+    const missing = ids.filter((id) => !found.has(id));
+    expect(missing).toEqual([]);
+    expect(found.size).toBe(acknowledged.size);
+  });
+});

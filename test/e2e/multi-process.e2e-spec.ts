@@ -1,0 +1,160 @@
+import { request as httpRequest } from 'node:http';
+import { startServiceProcess, ServiceProcess } from '../support/service-process';
+import { createTestDatabase, DatabaseKind, databaseKinds, TestDatabase } from '../support/test-databases';
+import { basic, bearer } from '../support/test-credentials';
+
+/**
+ * CONTRACT.md §1 and §5 on PostgreSQL with several stateless processes: two real service
+ * processes start at the same moment on one empty database (migrations and demo data run once),
+ * then race each other on the same records. Requests alternate between the two processes.
+ *
+ * It needs TEST_DATABASE_URL (PostgreSQL); without it the list below is empty and the file holds
+ * a single test saying so, because Jest fails a file that has no tests.
+ */
+
+// jest.config.js sets testTimeout inside the e2e project, where Jest ignores it (default 5 s).
+jest.setTimeout(90_000);
+
+const kinds = databaseKinds().filter((kind) => kind === 'postgres');
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+function send(base: string, method: string, path: string, body?: unknown, authorization = bearer()): Promise<Answer> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${base}${path}`,
+      {
+        method,
+        headers: {
+          Authorization: authorization,
+          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            // left as text: the assertions will show it
+          }
+          resolve({ status: res.statusCode!, body: parsed });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+function countBy(answers: Answer[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const answer of answers) counts[answer.status] = (counts[answer.status] ?? 0) + 1;
+  return counts;
+}
+
+if (kinds.length === 0) {
+  // TEST_DATABASE_URL unset, or TEST_DATABASES narrowed the run to SQLite.
+  it('needs TEST_DATABASE_URL for PostgreSQL', () => expect(databaseKinds()).not.toContain('postgres'));
+}
+
+// describe.each refuses an empty table, so the suites are registered one per kind.
+for (const kind of kinds) describe(`two service processes on one ${kind} database`, () => twoProcessSuite(kind));
+
+function twoProcessSuite(kind: DatabaseKind): void {
+  let database: TestDatabase;
+  let services: ServiceProcess[] = [];
+  const everyAnswer: Answer[] = [];
+
+  /** Request i goes to process i % 2. */
+  async function fire(requests: ((base: string) => Promise<Answer>)[]): Promise<Answer[]> {
+    const answers = await Promise.all(requests.map((start, i) => start(services[i % services.length].url)));
+    everyAnswer.push(...answers);
+    return answers;
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.stop('SIGKILL')));
+    await database?.drop();
+  });
+
+  it('both start at the same moment on the empty database; the demo data is loaded once', async () => {
+    // LOG_LEVEL=info so that each process's log says whether it loaded the demo records.
+    const starts = await Promise.allSettled([
+      startServiceProcess(database.url, { LOG_LEVEL: 'info' }),
+      startServiceProcess(database.url, { LOG_LEVEL: 'info' }),
+    ]);
+    services = starts.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    expect(starts.filter((result) => result.status === 'rejected')).toEqual([]);
+    for (const service of services) {
+      expect((await send(service.url, 'GET', '/health')).status).toBe(200);
+    }
+    const loaders = services.filter((service) => service.output().includes('Loaded the demo records'));
+    expect(loaders).toHaveLength(1);
+    for (const service of services) {
+      const links = await send(service.url, 'GET', '/type/network-link', { select: ['id'] }, basic());
+      expect(links.status).toBe(200);
+      expect(links.body.map((record: { id: string }) => record.id).sort()).toEqual(['p2p', 'slice']);
+      const agents = await send(service.url, 'GET', '/catalog/agent', { select: ['id'] });
+      expect(agents.status).toBe(200);
+      expect(agents.body.map((record: { id: string }) => record.id).sort()).toEqual(['firewall', 'nprobe']);
+    }
+  });
+
+  it('50 concurrent creates of one id over both: exactly one 201, the rest 406 "Id already found"', async () => {
+    expect(services).toHaveLength(2);
+    const answers = await fire(
+      Array.from({ length: 50 }, (_, i) => (base: string) => send(base, 'POST', '/event', { id: 'raced', attempt: i })),
+    );
+    expect(countBy(answers)).toEqual({ 201: 1, 406: 49 });
+    for (const answer of answers.filter((a) => a.status === 406)) {
+      expect(answer.body).toEqual([expect.objectContaining({ code: 406, error: true, message: 'Id already found' })]);
+    }
+    const winner = answers.findIndex((a) => a.status === 201);
+    for (const service of services) {
+      expect((await send(service.url, 'GET', '/event/raced')).body).toEqual([{ id: 'raced', attempt: winner }]);
+    }
+  });
+
+  it('40 concurrent PUTs over both, each adding a distinct action to one agent: none lost', async () => {
+    expect(services).toHaveLength(2);
+    const answers = await fire(
+      Array.from({ length: 40 }, (_, i) => (base: string) =>
+        send(base, 'PUT', '/catalog/agent/firewall', { actions: [{ id: `a${i}`, config: { cmd: 'c' } }] }),
+      ),
+    );
+    expect(countBy(answers)).toEqual({ 200: 40 });
+    for (const service of services) {
+      const agent = await send(service.url, 'GET', '/catalog/agent/firewall');
+      const actionIds: string[] = agent.body[0].actions.map((action: { id: string }) => action.id);
+      expect(actionIds).toHaveLength(50);
+      expect(new Set(actionIds.slice(10))).toEqual(new Set(Array.from({ length: 40 }, (_, i) => `a${i}`)));
+    }
+  });
+
+  it('20 concurrent DELETEs of one record over both: one 205, the rest 404', async () => {
+    expect(services).toHaveLength(2);
+    expect((await send(services[0].url, 'POST', '/event', { id: 'doomed' })).status).toBe(201);
+    const answers = await fire(Array.from({ length: 20 }, () => (base: string) => send(base, 'DELETE', '/event/doomed')));
+    expect(countBy(answers)).toEqual({ 205: 1, 404: 19 });
+    expect(answers.find((a) => a.status === 205)!.body).toEqual([expect.objectContaining({ code: 200, error: false })]);
+    for (const service of services) expect((await send(service.url, 'GET', '/event/doomed')).status).toBe(404);
+  });
+
+  it('answered no request with a 5xx, and both processes are still healthy', async () => {
+    expect(everyAnswer).toHaveLength(50 + 40 + 20);
+    expect(everyAnswer.filter((a) => a.status >= 500)).toEqual([]);
+    for (const service of services) expect((await send(service.url, 'GET', '/health')).status).toBe(200);
+  });
+}

@@ -1,7 +1,10 @@
-import { request as httpRequest } from 'node:http';
 import { createTestApp, TestApp } from '../support/test-app';
 import { databaseKinds } from '../support/test-databases';
 import { bearer } from '../support/test-credentials';
+import { countByStatus, JsonAnswer, sendJson } from '../support/json-http';
+
+const send = (base: string, method: string, path: string, body?: unknown) =>
+  sendJson(base, method, path, { body, authorization: bearer() });
 
 /**
  * CONTRACT.md §5: concurrent writes on one service never lose a write, and a duplicate create is
@@ -9,59 +12,11 @@ import { bearer } from '../support/test-credentials';
  * real HTTP, all fired at once, so the store sees them interleaved.
  */
 
-// jest.config.js sets testTimeout inside the e2e project, where Jest ignores it (default 5 s).
-jest.setTimeout(60_000);
-
-interface Answer {
-  status: number;
-  body: any;
-}
-
-/** One real HTTP request; a body is sent as JSON with any method (GET and DELETE carry queries). */
-function send(base: string, method: string, path: string, body?: unknown): Promise<Answer> {
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      `${base}${path}`,
-      {
-        method,
-        headers: {
-          Authorization: bearer(),
-          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // left as text: the assertions will show it
-          }
-          resolve({ status: res.statusCode!, body: parsed });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-function countBy(answers: Answer[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const answer of answers) counts[answer.status] = (counts[answer.status] ?? 0) + 1;
-  return counts;
-}
-
 describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
   let t: TestApp;
-  const everyAnswer: Answer[] = [];
+  const everyAnswer: JsonAnswer[] = [];
 
-  async function fire(requests: (() => Promise<Answer>)[]): Promise<Answer[]> {
+  async function fire(requests: (() => Promise<JsonAnswer>)[]): Promise<JsonAnswer[]> {
     const answers = await Promise.all(requests.map((start) => start()));
     everyAnswer.push(...answers);
     return answers;
@@ -76,7 +31,7 @@ describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
     const answers = await fire(
       Array.from({ length: 50 }, (_, i) => () => send(t.url, 'POST', '/event', { id: 'same-id', attempt: i })),
     );
-    expect(countBy(answers)).toEqual({ 201: 1, 406: 49 });
+    expect(countByStatus(answers)).toEqual({ 201: 1, 406: 49 });
     for (const answer of answers.filter((a) => a.status === 406)) {
       expect(answer.body).toEqual([expect.objectContaining({ code: 406, error: true, message: 'Id already found' })]);
     }
@@ -91,7 +46,7 @@ describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
     const answers = await fire(
       Array.from({ length: 300 }, (_, i) => () => send(t.url, 'POST', '/event', { id: `distinct-${i}`, group: 'distinct', n: i })),
     );
-    expect(countBy(answers)).toEqual({ 201: 300 });
+    expect(countByStatus(answers)).toEqual({ 201: 300 });
     const stored = await send(t.url, 'GET', '/event', { select: ['id'], where: { equals: { target: 'group', expr: 'distinct' } } });
     expect(stored.status).toBe(200);
     expect(stored.body).toHaveLength(300);
@@ -108,7 +63,7 @@ describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
         send(t.url, 'PUT', '/catalog/agent/firewall', { actions: [{ id: `a${i}`, config: { cmd: 'c' } }] }),
       ),
     );
-    expect(countBy(answers)).toEqual({ 200: 40 });
+    expect(countByStatus(answers)).toEqual({ 200: 40 });
     const after = await send(t.url, 'GET', '/catalog/agent/firewall');
     const actionIds: string[] = after.body[0].actions.map((action: { id: string }) => action.id);
     expect(actionIds).toHaveLength(50);
@@ -119,7 +74,7 @@ describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
   it('20 concurrent DELETEs of one record: exactly one 205, 19 × 404', async () => {
     expect((await send(t.url, 'POST', '/event', { id: 'doomed' })).status).toBe(201);
     const answers = await fire(Array.from({ length: 20 }, () => () => send(t.url, 'DELETE', '/event/doomed')));
-    expect(countBy(answers)).toEqual({ 205: 1, 404: 19 });
+    expect(countByStatus(answers)).toEqual({ 205: 1, 404: 19 });
     const deleted = answers.find((a) => a.status === 205)!;
     expect(deleted.body).toEqual([expect.objectContaining({ code: 200, error: false })]);
     for (const answer of answers.filter((a) => a.status === 404)) {

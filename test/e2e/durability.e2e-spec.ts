@@ -1,7 +1,10 @@
-import { request as httpRequest } from 'node:http';
 import { startServiceProcess, ServiceProcess } from '../support/service-process';
 import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
 import { bearer } from '../support/test-credentials';
+import { sendJson } from '../support/json-http';
+
+const send = (base: string, method: string, path: string, body?: unknown) =>
+  sendJson(base, method, path, { body, authorization: bearer() });
 
 /**
  * CONTRACT.md §5: "A 2xx answer means the write is committed: it survives the process being
@@ -10,48 +13,9 @@ import { bearer } from '../support/test-credentials';
  * database must find every id that was acknowledged with 201.
  */
 
-// jest.config.js sets testTimeout inside the e2e project, where Jest ignores it (default 5 s).
-jest.setTimeout(90_000);
-
 const LOAD_MS = 3000;
 const WORKERS = 6;
 const BATCH = 20;
-
-interface Answer {
-  status: number;
-  body: any;
-}
-
-function send(base: string, method: string, path: string, body?: unknown): Promise<Answer> {
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      `${base}${path}`,
-      {
-        method,
-        headers: {
-          Authorization: bearer(),
-          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          try {
-            resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined });
-          } catch (error) {
-            reject(error);
-          }
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 describe.each(databaseKinds())('durability of acknowledged creates on %s', (kind) => {
   let database: TestDatabase;

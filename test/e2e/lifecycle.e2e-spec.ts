@@ -1,70 +1,18 @@
-import { request as httpRequest } from 'node:http';
 import { once } from 'node:events';
 import { createServer, connect, Server, Socket } from 'node:net';
 import { startServiceProcess, ServiceProcess } from '../support/service-process';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestDatabase, DatabaseKind, databaseKinds, TestDatabase } from '../support/test-databases';
 import { bearer } from '../support/test-credentials';
+import { JsonAnswer, JsonRequestOptions, sendJson } from '../support/json-http';
+
+const send = sendJson;
 
 /**
  * The service's life around its requests: SIGTERM lets the requests in flight finish and exits 0
  * within 10 s; when PostgreSQL goes away, /health and requests answer 503 envelopes within
  * seconds, and the service recovers by itself when the database is back.
  */
-
-// jest.config.js sets testTimeout inside the e2e project, where Jest ignores it (default 5 s).
-jest.setTimeout(90_000);
-
-interface Answer {
-  status: number;
-  body: any;
-  /** Date.now() when the answer was complete. */
-  at: number;
-}
-
-interface SendOptions {
-  body?: unknown;
-  authorization?: string;
-  /** Called once the whole request has been written to the socket. */
-  onSent?: () => void;
-  /** A connection of its own (no keep-alive pool), as separate clients would have. */
-  ownConnection?: boolean;
-}
-
-function send(base: string, method: string, path: string, options: SendOptions = {}): Promise<Answer> {
-  const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      `${base}${path}`,
-      {
-        method,
-        agent: options.ownConnection ? false : undefined,
-        headers: {
-          ...(options.authorization ? { Authorization: options.authorization } : {}),
-          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // left as text: the assertions will show it
-          }
-          resolve({ status: res.statusCode!, body: parsed, at: Date.now() });
-        });
-      },
-    );
-    req.on('error', reject);
-    if (options.onSent) req.on('finish', options.onSent);
-    req.end(payload);
-  });
-}
 
 describe.each(databaseKinds())('graceful shutdown on %s', (kind) => {
   let database: TestDatabase;
@@ -116,7 +64,7 @@ describe.each(databaseKinds())('graceful shutdown on %s', (kind) => {
     const [outcomes, exitState] = await Promise.all([Promise.all(answers), exit]);
     clearTimeout(timer);
 
-    const answered = outcomes.filter((outcome): outcome is Answer => 'status' in outcome);
+    const answered = outcomes.filter((outcome): outcome is JsonAnswer => 'status' in outcome);
     // One assertion over everything, so a failure shows every way the shutdown went wrong.
     expect({
       failures: outcomes.flatMap((outcome) => ('failed' in outcome ? [outcome.failed] : [])),
@@ -231,7 +179,7 @@ function databaseAwaySuite(kind: DatabaseKind): void {
     await database?.drop();
   });
 
-  async function expect503Within5s(method: string, path: string, options: SendOptions = {}): Promise<void> {
+  async function expect503Within5s(method: string, path: string, options: JsonRequestOptions = {}): Promise<void> {
     const started = Date.now();
     const answer = await send(t.url, method, path, options);
     const elapsed = Date.now() - started;

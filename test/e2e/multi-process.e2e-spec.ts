@@ -1,7 +1,10 @@
-import { request as httpRequest } from 'node:http';
 import { startServiceProcess, ServiceProcess } from '../support/service-process';
 import { createTestDatabase, DatabaseKind, databaseKinds, TestDatabase } from '../support/test-databases';
 import { basic, bearer } from '../support/test-credentials';
+import { countByStatus, JsonAnswer, sendJson } from '../support/json-http';
+
+const send = (base: string, method: string, path: string, body?: unknown, authorization = bearer()) =>
+  sendJson(base, method, path, { body, authorization });
 
 /**
  * CONTRACT.md §1 and §5 on PostgreSQL with several stateless processes: two real service
@@ -12,54 +15,7 @@ import { basic, bearer } from '../support/test-credentials';
  * a single test saying so, because Jest fails a file that has no tests.
  */
 
-// jest.config.js sets testTimeout inside the e2e project, where Jest ignores it (default 5 s).
-jest.setTimeout(90_000);
-
 const kinds = databaseKinds().filter((kind) => kind === 'postgres');
-
-interface Answer {
-  status: number;
-  body: any;
-}
-
-function send(base: string, method: string, path: string, body?: unknown, authorization = bearer()): Promise<Answer> {
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      `${base}${path}`,
-      {
-        method,
-        headers: {
-          Authorization: authorization,
-          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // left as text: the assertions will show it
-          }
-          resolve({ status: res.statusCode!, body: parsed });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-function countBy(answers: Answer[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const answer of answers) counts[answer.status] = (counts[answer.status] ?? 0) + 1;
-  return counts;
-}
 
 if (kinds.length === 0) {
   // TEST_DATABASE_URL unset, or TEST_DATABASES narrowed the run to SQLite.
@@ -72,10 +28,10 @@ for (const kind of kinds) describe(`two service processes on one ${kind} databas
 function twoProcessSuite(kind: DatabaseKind): void {
   let database: TestDatabase;
   let services: ServiceProcess[] = [];
-  const everyAnswer: Answer[] = [];
+  const everyAnswer: JsonAnswer[] = [];
 
   /** Request i goes to process i % 2. */
-  async function fire(requests: ((base: string) => Promise<Answer>)[]): Promise<Answer[]> {
+  async function fire(requests: ((base: string) => Promise<JsonAnswer>)[]): Promise<JsonAnswer[]> {
     const answers = await Promise.all(requests.map((start, i) => start(services[i % services.length].url)));
     everyAnswer.push(...answers);
     return answers;
@@ -117,7 +73,7 @@ function twoProcessSuite(kind: DatabaseKind): void {
     const answers = await fire(
       Array.from({ length: 50 }, (_, i) => (base: string) => send(base, 'POST', '/event', { id: 'raced', attempt: i })),
     );
-    expect(countBy(answers)).toEqual({ 201: 1, 406: 49 });
+    expect(countByStatus(answers)).toEqual({ 201: 1, 406: 49 });
     for (const answer of answers.filter((a) => a.status === 406)) {
       expect(answer.body).toEqual([expect.objectContaining({ code: 406, error: true, message: 'Id already found' })]);
     }
@@ -134,7 +90,7 @@ function twoProcessSuite(kind: DatabaseKind): void {
         send(base, 'PUT', '/catalog/agent/firewall', { actions: [{ id: `a${i}`, config: { cmd: 'c' } }] }),
       ),
     );
-    expect(countBy(answers)).toEqual({ 200: 40 });
+    expect(countByStatus(answers)).toEqual({ 200: 40 });
     for (const service of services) {
       const agent = await send(service.url, 'GET', '/catalog/agent/firewall');
       const actionIds: string[] = agent.body[0].actions.map((action: { id: string }) => action.id);
@@ -147,7 +103,7 @@ function twoProcessSuite(kind: DatabaseKind): void {
     expect(services).toHaveLength(2);
     expect((await send(services[0].url, 'POST', '/event', { id: 'doomed' })).status).toBe(201);
     const answers = await fire(Array.from({ length: 20 }, () => (base: string) => send(base, 'DELETE', '/event/doomed')));
-    expect(countBy(answers)).toEqual({ 205: 1, 404: 19 });
+    expect(countByStatus(answers)).toEqual({ 205: 1, 404: 19 });
     expect(answers.find((a) => a.status === 205)!.body).toEqual([expect.objectContaining({ code: 200, error: false })]);
     for (const service of services) expect((await send(service.url, 'GET', '/event/doomed')).status).toBe(404);
   });

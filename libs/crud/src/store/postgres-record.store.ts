@@ -26,9 +26,12 @@ export class PostgresRecordStore extends RecordStore {
       let skip = spec.offset;
       let afterSeq = 0;
       while (remaining > 0) {
-        const rows = await this.rows(this.pool, selection.pageAfter(afterSeq, Math.min(READ_PAGE_SIZE, remaining), skip));
+        const pageSize = Math.min(READ_PAGE_SIZE, remaining);
+        const rows = await this.rows(this.pool, selection.pageAfter(afterSeq, pageSize, skip));
         if (rows.length === 0) return;
         yield rows;
+        // A short page is the last one: asking again would cost a query for nothing.
+        if (rows.length < pageSize) return;
         remaining -= rows.length;
         skip = 0;
         afterSeq = rows[rows.length - 1].seq;

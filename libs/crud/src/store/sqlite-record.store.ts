@@ -41,9 +41,12 @@ export class SqliteRecordStore extends RecordStore {
     let skip = selection.spec.offset;
     let afterSeq = 0;
     while (remaining > 0) {
-      const rows = this.all(selection.pageAfter(afterSeq, Math.min(READ_PAGE_SIZE, remaining), skip));
+      const pageSize = Math.min(READ_PAGE_SIZE, remaining);
+      const rows = this.all(selection.pageAfter(afterSeq, pageSize, skip));
       if (rows.length === 0) return;
       yield rows;
+      // A short page is the last one: asking again would cost a query for nothing.
+      if (rows.length < pageSize) return;
       remaining -= rows.length;
       skip = 0;
       afterSeq = rows[rows.length - 1].seq;

@@ -3,6 +3,7 @@ import { JsonObject } from '../core/query/query.types';
 import { indexedValues } from './indexed-values';
 import { inSeqOrder, RecordSelection, RowWindow, SelectionSpec, StoredRow } from './record-selection';
 import { NewRecord, READ_PAGE_SIZE, RecordStore, StoreUnavailableError, UpdateDecision } from './record-store';
+import { readSelection } from './selection-reader';
 import { encodePostgresText, postgresDialect, toPostgresPlaceholders } from './sql-dialect';
 import { SqlFragment } from './where-compiler';
 
@@ -19,32 +20,11 @@ export class PostgresRecordStore extends RecordStore {
     super();
   }
 
-  async *read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
-    const selection = new RecordSelection(spec, postgresDialect);
-    if (selection.pagesBySeq) {
-      let remaining = spec.count ?? Number.MAX_SAFE_INTEGER;
-      let skip = spec.offset;
-      let afterSeq = 0;
-      while (remaining > 0) {
-        const pageSize = Math.min(READ_PAGE_SIZE, remaining);
-        const rows = await this.rows(this.pool, selection.pageAfter(afterSeq, pageSize, skip));
-        if (rows.length === 0) return;
-        yield rows;
-        // A short page is the last one: asking again would cost a query for nothing.
-        if (rows.length < pageSize) return;
-        remaining -= rows.length;
-        skip = 0;
-        afterSeq = rows[rows.length - 1].seq;
-      }
-      return;
-    }
-    const seqs = await this.seqs(this.pool, selection.candidateSeqs());
-    const window = new RowWindow(selection);
-    for (let start = 0; start < seqs.length && !window.full; start += READ_PAGE_SIZE) {
-      const page = seqs.slice(start, start + READ_PAGE_SIZE);
-      const rows = window.admit(inSeqOrder(page, await this.rows(this.pool, RecordSelection.rowsBySeq(page))));
-      if (rows.length > 0) yield rows;
-    }
+  read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
+    return readSelection(new RecordSelection(spec, postgresDialect), {
+      rows: (fragment) => this.rows(this.pool, fragment),
+      seqs: (fragment) => this.seqs(this.pool, fragment),
+    });
   }
 
   async insert(family: string, records: readonly NewRecord[]): Promise<boolean[]> {

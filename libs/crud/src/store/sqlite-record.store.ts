@@ -4,6 +4,7 @@ import { JsonObject } from '../core/query/query.types';
 import { indexedValues } from './indexed-values';
 import { inSeqOrder, RecordSelection, RowWindow, SelectionSpec, StoredRow } from './record-selection';
 import { NewRecord, READ_PAGE_SIZE, RecordStore, UpdateDecision } from './record-store';
+import { readSelection } from './selection-reader';
 import { sqliteDialect } from './sql-dialect';
 import { SqlFragment } from './where-compiler';
 
@@ -20,38 +21,12 @@ export class SqliteRecordStore extends RecordStore {
     super();
   }
 
-  async *read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
-    const selection = new RecordSelection(spec, sqliteDialect);
-    if (selection.pagesBySeq) {
-      yield* this.readPages(selection);
-      return;
-    }
-    const seqs = this.seqs(selection.candidateSeqs());
-    const window = new RowWindow(selection);
-    for (let start = 0; start < seqs.length && !window.full; start += READ_PAGE_SIZE) {
-      if (start > 0) await yieldToEventLoop();
-      const page = seqs.slice(start, start + READ_PAGE_SIZE);
-      const rows = window.admit(inSeqOrder(page, this.all(RecordSelection.rowsBySeq(page))));
-      if (rows.length > 0) yield rows;
-    }
-  }
-
-  private async *readPages(selection: RecordSelection): AsyncIterable<StoredRow[]> {
-    let remaining = selection.spec.count ?? Number.MAX_SAFE_INTEGER;
-    let skip = selection.spec.offset;
-    let afterSeq = 0;
-    while (remaining > 0) {
-      const pageSize = Math.min(READ_PAGE_SIZE, remaining);
-      const rows = this.all(selection.pageAfter(afterSeq, pageSize, skip));
-      if (rows.length === 0) return;
-      yield rows;
-      // A short page is the last one: asking again would cost a query for nothing.
-      if (rows.length < pageSize) return;
-      remaining -= rows.length;
-      skip = 0;
-      afterSeq = rows[rows.length - 1].seq;
-      await yieldToEventLoop();
-    }
+  read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
+    return readSelection(new RecordSelection(spec, sqliteDialect), {
+      rows: (fragment) => this.all(fragment),
+      seqs: (fragment) => this.seqs(fragment),
+      betweenPages: () => yieldToEventLoop(),
+    });
   }
 
   async insert(family: string, records: readonly NewRecord[]): Promise<boolean[]> {

@@ -1,10 +1,9 @@
 import type { DataSource } from 'typeorm';
+import { toPostgresPlaceholders } from '@inventory/crud';
 
 /** Settings and users SQL is written with `?`; pg wants `$1, $2, ...`. */
-export function nativeSql(dataSource: DataSource, sql: string): string {
-  if (dataSource.options.type !== 'postgres') return sql;
-  let index = 0;
-  return sql.replace(/\?/g, () => `$${++index}`);
+function nativeSql(dataSource: DataSource, sql: string): string {
+  return dataSource.options.type === 'postgres' ? toPostgresPlaceholders(sql) : sql;
 }
 
 export async function runSql<T = unknown>(dataSource: DataSource, sql: string, params: unknown[] = []): Promise<T[]> {

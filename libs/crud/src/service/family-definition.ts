@@ -1,6 +1,5 @@
+import type { AuthSchemeName } from '@inventory/auth';
 import { RecordSchema } from '../core/validation/record-validator';
-
-export type AuthSchemeName = 'jwt' | 'basic';
 
 /** Everything that makes one resource family: the only input `CrudModule.forFeature` needs. */
 export interface FamilyDefinition {

@@ -11,7 +11,8 @@ import { ValidationProblems } from '../core/validation/validation-messages';
 import { NewRecord, RecordStore } from '../store/record-store';
 import { SelectionSpec, StoredRow } from '../store/record-selection';
 import { FamilyDefinition } from './family-definition';
-import { isRecordBody, writeItems } from './write-items';
+import { writeItems } from './write-items';
+import { isPlainObject } from '../core/query/field-path';
 import { RecordNotFoundError } from './record-not-found.error';
 import { projectRecord } from './record-projection';
 
@@ -128,7 +129,7 @@ export class RecordService {
   }
 
   private prepareNew(pathId: string | undefined, item: unknown): NewRecord | WriteOutcome {
-    if (!isRecordBody(item)) return invalid({ record: 'must be an object' });
+    if (!isPlainObject(item)) return invalid({ record: 'must be an object' });
     const problems: ValidationProblems = {};
     const id = this.resolveId(pathId, item, problems) ?? generateRecordId();
     const doc = item.id === undefined ? { id, ...item } : item;
@@ -139,7 +140,7 @@ export class RecordService {
   }
 
   private updateTarget(pathId: string | undefined, item: unknown): { id: string; patch: JsonObject } | WriteOutcome {
-    if (!isRecordBody(item)) return invalid({ record: 'must be an object' });
+    if (!isPlainObject(item)) return invalid({ record: 'must be an object' });
     const problems: ValidationProblems = {};
     const id = this.resolveId(pathId, item, problems);
     if (id === undefined && !problems.id) problems.id = 'required';
@@ -186,10 +187,7 @@ export class RecordService {
   }
 
   private notFound(pathId: string | undefined): RecordNotFoundError {
-    const subject = this.family.resourceName;
-    return new RecordNotFoundError(
-      pathId === undefined ? `No ${lowerFirst(subject)} matches the request` : `${subject} with id=${pathId} not found`,
-    );
+    return new RecordNotFoundError(this.messages.notFound(pathId));
   }
 }
 
@@ -201,14 +199,10 @@ function invalid(problems: ValidationProblems): WriteOutcome {
 function reservedKeyProblems(value: unknown, prefix: string, problems: ValidationProblems): void {
   if (Array.isArray(value)) {
     value.forEach((item, index) => reservedKeyProblems(item, `${prefix}${index}.`, problems));
-  } else if (isRecordBody(value)) {
+  } else if (isPlainObject(value)) {
     for (const key of Object.keys(value)) {
       if (key.startsWith('$')) problems[`${prefix}${key}`] = 'keys starting with $ are reserved';
       else reservedKeyProblems(value[key], `${prefix}${key}.`, problems);
     }
   }
-}
-
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -1,6 +1,5 @@
 import { BodyError } from '../core/body/body-error';
 import { isPlainObject } from '../core/query/field-path';
-import { JsonObject } from '../core/query/query.types';
 
 /**
  * A write body is one record or a batch. A path id names one record, so it cannot go with a
@@ -11,8 +10,4 @@ export function writeItems(body: unknown): unknown[] {
   if (Array.isArray(body)) return body;
   if (isPlainObject(body)) return [body];
   throw new BodyError('body must be a JSON object or a list of objects');
-}
-
-export function isRecordBody(item: unknown): item is JsonObject {
-  return isPlainObject(item);
 }

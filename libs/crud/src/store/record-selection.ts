@@ -1,7 +1,7 @@
 import { QueryEvaluator } from '../core/query/query-evaluator';
 import { Condition, JsonObject, OrderTerm } from '../core/query/query.types';
-import { SqlDialect } from './sql-dialect';
-import { compileWhere, isRecordId, marks, SqlFragment } from './where-compiler';
+import { marks, SqlDialect } from './sql-dialect';
+import { compileWhere, isRecordId, SqlFragment } from './where-compiler';
 
 /** Which records a read or delete is about: its family, the path `{id}`, and the parsed query. */
 export interface SelectionSpec {

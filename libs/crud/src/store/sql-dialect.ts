@@ -13,7 +13,7 @@ export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   // GLOB is case-sensitive (LIKE is not in SQLite) and already means `*` and `?`; only `[` needs escaping.
   wildcard: (column, pattern) => ({ sql: `${column} GLOB ?`, param: pattern.replace(/\[/g, '[[]') }),
-  textIn: (texts) => ({ sql: `v.text IN (${placeholders(texts.length)})`, params: [...texts] }),
+  textIn: (texts) => ({ sql: `v.text IN (${marks(texts.length)})`, params: [...texts] }),
   indexText: (text) => text,
 };
 
@@ -32,9 +32,8 @@ export const postgresDialect: SqlDialect = {
   }),
   textIn: (texts) => {
     const encoded = texts.map(encodePostgresText);
-    const marks = placeholders(texts.length);
     const prefixes = texts.map(() => `left(?, ${POSTGRES_TEXT_PREFIX})`).join(', ');
-    return { sql: `(left(v.text, ${POSTGRES_TEXT_PREFIX}) IN (${prefixes}) AND v.text IN (${marks}))`, params: [...encoded, ...encoded] };
+    return { sql: `(left(v.text, ${POSTGRES_TEXT_PREFIX}) IN (${prefixes}) AND v.text IN (${marks(texts.length)}))`, params: [...encoded, ...encoded] };
   },
   indexText: encodePostgresText,
 };
@@ -48,7 +47,8 @@ export function encodePostgresText(text: string): string {
   return text.replace(/[\u0000\u0001]/g, (char) => (char === '\u0000' ? '\u0001\u0001' : '\u0001\u0002'));
 }
 
-function placeholders(count: number): string {
+/** `?, ?, ?` for a list of bound values. */
+export function marks(count: number): string {
   return new Array(count).fill('?').join(', ');
 }
 

@@ -1,5 +1,5 @@
 import { Condition, FieldPath, JsonValue } from '../core/query/query.types';
-import { SqlDialect } from './sql-dialect';
+import { marks, SqlDialect } from './sql-dialect';
 import { isIndexedPath } from './indexed-values';
 
 export interface SqlFragment {
@@ -133,10 +133,6 @@ class WhereCompiler {
 
 export function isRecordId(path: FieldPath): boolean {
   return path.length === 1 && path[0] === 'id';
-}
-
-export function marks(count: number): string {
-  return new Array(count).fill('?').join(', ');
 }
 
 /**

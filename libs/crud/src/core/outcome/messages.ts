@@ -17,6 +17,12 @@ export class ResourceMessages {
   deleted(id: string): string {
     return `${this.resourceName} with id=${id} correctly deleted`;
   }
+
+  notFound(id: string | undefined): string {
+    return id === undefined
+      ? `No ${lowerFirst(this.resourceName)} matches the request`
+      : `${this.resourceName} with id=${id} not found`;
+  }
 }
 
 export const ID_ALREADY_FOUND = 'Id already found';

@@ -23,6 +23,10 @@ describe('API documentation', () => {
     expect(Object.keys(document.paths['/health'])).toEqual(['get']);
     expect(document.paths['/type/network-link'].post.security).toEqual([{ basic: [] }]);
     expect(document.paths['/event/{id}'].get.security).toEqual([{ bearer: [] }]);
+    expect(document.paths['/event'].get.parameters.map((parameter: { name: string }) => parameter.name)).not.toContain('id');
+    expect(document.paths['/event/{id}'].get.parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'path', required: true }));
+    const operationIds = Object.values(document.paths).flatMap((operations) => Object.values(operations as Record<string, { operationId: string }>).map((operation) => operation.operationId));
+    expect(new Set(operationIds).size).toBe(operationIds.length);
   });
 
   it('derives request schemas from the validation schemas', async () => {

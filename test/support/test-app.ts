@@ -1,9 +1,8 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { InventoryHttpAdapter } from '@inventory/http';
 import { AddressInfo } from 'node:net';
 import { AppModule } from '../../apps/inventory/src/app.module';
-import { configureApp } from '../../apps/inventory/src/app.setup';
+import { configureApp, createHttpAdapter } from '../../apps/inventory/src/app.setup';
 import { loadConfig } from '../../apps/inventory/src/config/load-config';
 import { createTestDatabase, DatabaseKind, TestDatabase } from './test-databases';
 import { TEST_ADMIN, TEST_JWT_SECRET } from './test-credentials';
@@ -38,7 +37,7 @@ export async function createTestApp(kind: DatabaseKind, options: TestAppOptions 
   const root = AppModule.register(config);
   root.imports = [...(root.imports ?? []), ...(options.imports ?? [])];
   const moduleRef = await Test.createTestingModule({ imports: [root] }).compile();
-  const app = moduleRef.createNestApplication(new InventoryHttpAdapter(), { bodyParser: false, logger: ['error'] });
+  const app = moduleRef.createNestApplication(createHttpAdapter(config), { bodyParser: false, logger: ['error'] });
   configureApp(app);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;

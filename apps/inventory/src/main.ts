@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { InventoryHttpAdapter } from '@inventory/http';
 import { AppModule } from './app.module';
-import { configureApp } from './app.setup';
+import { configureApp, createHttpAdapter } from './app.setup';
 import { AppConfig } from './config/app-config';
 import { ConfigError } from './config/config-error';
 import { loadConfig } from './config/load-config';
@@ -19,7 +18,7 @@ async function main(): Promise<void> {
     process.stderr.write(`Invalid configuration: ${error.message}\n`);
     process.exit(1);
   }
-  const app = await NestFactory.create(AppModule.register(config), new InventoryHttpAdapter(), {
+  const app = await NestFactory.create(AppModule.register(config), createHttpAdapter(config), {
     bodyParser: false,
     // Colour codes only for a terminal: logs that go to files or collectors stay plain text.
     logger: new ConsoleLogger({ logLevels: nestLogLevels(config.logLevel), colors: process.stdout.isTTY === true }),

@@ -3,10 +3,12 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import passport from 'passport';
 import type { Strategy } from 'passport';
+import type { FastifyRequest } from 'fastify';
 import { AuthenticationFailedError } from '@inventory/http';
 import { AUTH_SCHEME_KEY, AuthSchemeName, PUBLIC_KEY } from './auth-scheme.decorator';
 import { BasicStrategy } from './basic.strategy';
-import { JwtStrategy } from './jwt.strategy';
+import { JwtPrincipal, JwtStrategy } from './jwt.strategy';
+import { VerifiedTokenCache } from './verified-token.cache';
 
 const CHALLENGES: Record<AuthSchemeName, string> = {
   jwt: 'Bearer realm="inventory"',
@@ -26,6 +28,9 @@ function passportGuard(scheme: AuthSchemeName, strategyName: string): CanActivat
 
 let appInstances = 0;
 
+/** What a handler requires: no credentials, one scheme, or (undeclared) refusal. */
+type Requirement = AuthSchemeName | 'public' | undefined;
+
 /**
  * The global guard. It runs the scheme the controller or handler declares; a route that
  * declares none and is not marked `@Public()` fails closed with 401.
@@ -39,10 +44,16 @@ let appInstances = 0;
 export class AuthSchemeGuard implements CanActivate, OnApplicationShutdown {
   private readonly strategyNames: Record<AuthSchemeName, string>;
   private readonly guards: Record<AuthSchemeName, CanActivate>;
+  /**
+   * Decorators do not change after start, so each route's requirement is looked up once. Keyed
+   * by class, then handler: every family controller inherits the same handler functions.
+   */
+  private readonly requirements = new WeakMap<object, Map<object, Requirement>>();
+  private readonly verifiedTokens = new VerifiedTokenCache<JwtPrincipal>();
 
   constructor(
     private readonly reflector: Reflector,
-    jwtStrategy: JwtStrategy,
+    private readonly jwtStrategy: JwtStrategy,
     basicStrategy: BasicStrategy,
   ) {
     const instance = ++appInstances;
@@ -55,13 +66,40 @@ export class AuthSchemeGuard implements CanActivate, OnApplicationShutdown {
     };
   }
 
-  canActivate(context: ExecutionContext) {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
-    const scheme = this.reflector.getAllAndOverride<AuthSchemeName | undefined>(AUTH_SCHEME_KEY, targets);
-    const guard = scheme ? this.guards[scheme] : undefined;
-    if (!guard) throw new AuthenticationFailedError(CHALLENGES.jwt);
-    return guard.canActivate(context);
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const requirement = this.requirementOf(context);
+    if (requirement === 'public') return true;
+    if (requirement === undefined) throw new AuthenticationFailedError(CHALLENGES.jwt);
+    if (requirement === 'jwt') return this.bearerOrPassport(context);
+    return (await this.guards[requirement].canActivate(context)) as boolean;
+  }
+
+  /** A token that verified recently skips passport; any other goes through it. */
+  private async bearerOrPassport(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: JwtPrincipal }>();
+    const token = this.jwtStrategy.tokenOf(request);
+    const known = token === null ? undefined : this.verifiedTokens.get(token);
+    if (known) {
+      request.user = known;
+      return true;
+    }
+    const allowed = (await this.guards.jwt.canActivate(context)) as boolean;
+    const exp = request.user?.claims.exp;
+    if (allowed && token !== null && typeof exp === 'number') this.verifiedTokens.remember(token, request.user!, exp);
+    return allowed;
+  }
+
+  private requirementOf(context: ExecutionContext): Requirement {
+    const [handler, controller] = [context.getHandler(), context.getClass()];
+    let byHandler = this.requirements.get(controller);
+    if (byHandler === undefined) this.requirements.set(controller, (byHandler = new Map()));
+    if (byHandler.has(handler)) return byHandler.get(handler);
+    const targets = [handler, controller];
+    const requirement: Requirement = this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)
+      ? 'public'
+      : this.reflector.getAllAndOverride<AuthSchemeName | undefined>(AUTH_SCHEME_KEY, targets);
+    byHandler.set(handler, requirement);
+    return requirement;
   }
 
   /** After the HTTP server has closed, so that requests still in flight authenticate normally. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { createPublicKey, createSecretKey, KeyObject } from 'node:crypto';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { Strategy as PassportJwtStrategy } from 'passport-jwt';
 import { AUTH_OPTIONS, AuthOptions, CLOCK_SKEW_SECONDS } from './auth-options';
 
@@ -18,13 +18,17 @@ export interface JwtPrincipal {
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(PassportJwtStrategy, 'jwt') {
+  /** The token a request carries under an accepted scheme word, or null. */
+  readonly tokenOf: (request: FastifyRequest) => string | null;
+
   constructor(@Inject(AUTH_OPTIONS) options: AuthOptions) {
     const { jwt } = options;
+    const tokenOf = tokenExtractor(jwt.prefix);
     // A prepared KeyObject: given a string, jsonwebtoken tries to parse it as a public key on
     // every verification (measured: ~640 µs against ~25 µs per token).
     const key: KeyObject = jwt.publicKey ? createPublicKey(jwt.publicKey) : createSecretKey(Buffer.from(jwt.secret));
     super({
-      jwtFromRequest: tokenExtractor(jwt.prefix),
+      jwtFromRequest: tokenOf,
       secretOrKey: key as unknown as string,
       algorithms: [jwt.publicKey ? publicKeyAlgorithm(key) : 'HS256'],
       issuer: jwt.issuer,
@@ -32,6 +36,7 @@ export class JwtStrategy extends PassportStrategy(PassportJwtStrategy, 'jwt') {
       ignoreExpiration: false,
       jsonWebTokenOptions: { clockTolerance: CLOCK_SKEW_SECONDS },
     });
+    this.tokenOf = tokenOf;
   }
 
   validate(claims: Record<string, unknown>): JwtPrincipal | false {
@@ -41,7 +46,7 @@ export class JwtStrategy extends PassportStrategy(PassportJwtStrategy, 'jwt') {
   }
 }
 
-function tokenExtractor(prefix: string | undefined): (request: Request) => string | null {
+function tokenExtractor(prefix: string | undefined): (request: FastifyRequest) => string | null {
   const schemes = new Set(['bearer', ...(prefix ? [prefix.toLowerCase()] : [])]);
   return (request) => {
     const header = request.headers.authorization;

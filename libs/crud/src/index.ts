@@ -22,7 +22,7 @@ export * from './service/record.service';
 export * from './service/record-not-found.error';
 export * from './service/record-projection';
 export * from './nest/crud.module';
-export * from './nest/envelope.interceptor';
+export * from './nest/record-answer';
 export * from './nest/record.controller';
 export * from './nest/record-controller.factory';
 export * from './nest/store-factory';

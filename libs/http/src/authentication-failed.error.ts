@@ -7,4 +7,8 @@ export class AuthenticationFailedError extends Error {
     super('Authentication failed');
     this.name = 'AuthenticationFailedError';
   }
+
+  get headers(): Record<string, string> {
+    return { 'WWW-Authenticate': this.challenge };
+  }
 }

@@ -1,29 +1,41 @@
 import { ArgumentsHost, Logger, NotFoundException } from '@nestjs/common';
-import { EventEmitter } from 'node:events';
 import { AuthenticationFailedError } from './authentication-failed.error';
+import { BodyRefusedError } from './body-refused.error';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { MethodNotAllowedError } from './method-not-allowed.error';
 
-/** A response that records what the filter writes: status, headers and the exact bytes. */
-class RecordedResponse extends EventEmitter {
-  headersSent = false;
+/** A Fastify reply that records what the filter sends: status, headers and the exact bytes. */
+class RecordedResponse {
+  sent = false;
   status = 0;
-  headers: Record<string, unknown> = {};
+  sentHeaders: Record<string, unknown> = {};
   body = '';
   destroyed = false;
+  readonly raw = { destroy: () => (this.destroyed = true) };
 
-  writeHead(status: number, headers: Record<string, unknown>) {
+  code(status: number) {
     this.status = status;
-    this.headers = headers;
-    this.headersSent = true;
+    return this;
   }
 
-  end(body?: string) {
+  header(name: string, value: unknown) {
+    this.sentHeaders[name] = value;
+    return this;
+  }
+
+  headers(headers: Record<string, unknown> = {}) {
+    Object.assign(this.sentHeaders, headers);
+    return this;
+  }
+
+  type(value: string) {
+    return this.header('Content-Type', value);
+  }
+
+  send(body?: string) {
     this.body = body ?? '';
-  }
-
-  destroy() {
-    this.destroyed = true;
+    this.sent = true;
+    return this;
   }
 }
 
@@ -64,10 +76,23 @@ describe('EnvelopeExceptionFilter', () => {
   });
 
   it('sets WWW-Authenticate on 401 and Allow on 405', () => {
-    expect(answer(new AuthenticationFailedError('Basic realm="inventory"')).headers['WWW-Authenticate']).toBe('Basic realm="inventory"');
+    expect(answer(new AuthenticationFailedError('Basic realm="inventory"')).sentHeaders['WWW-Authenticate']).toBe('Basic realm="inventory"');
     const notAllowed = answer(new MethodNotAllowedError('PATCH', ['GET', 'PUT']));
     expect(notAllowed.status).toBe(405);
-    expect(notAllowed.headers.Allow).toBe('GET, PUT');
+    expect(notAllowed.sentHeaders.Allow).toBe('GET, PUT');
+  });
+
+  it("keeps Fastify's own 4xx refusals (a malformed URL) and nothing else of its errors", () => {
+    const badUrl = Object.assign(new Error("'/event/%E0%A4' is not a valid url component"), { code: 'FST_ERR_BAD_URL', statusCode: 400 });
+    expect(answer(badUrl).status).toBe(400);
+    const internal = Object.assign(new Error('reply already sent'), { code: 'FST_ERR_REP_ALREADY_SENT', statusCode: 500 });
+    expect(answer(internal).status).toBe(500);
+  });
+
+  it('closes the connection with a 413, whose body was left unread', () => {
+    const response = answer(new BodyRefusedError(413, 'body is larger than 10 bytes'));
+    expect(response.status).toBe(413);
+    expect(response.sentHeaders.Connection).toBe('close');
   });
 
   it("keeps a Nest HttpException's status and safe message", () => {
@@ -78,7 +103,7 @@ describe('EnvelopeExceptionFilter', () => {
 
   it('cuts the connection when the answer had already started', () => {
     const response = new RecordedResponse();
-    response.headersSent = true;
+    response.sent = true;
     const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
     new EnvelopeExceptionFilter().catch(new Error('mid-stream'), host);
     expect(response.destroyed).toBe(true);

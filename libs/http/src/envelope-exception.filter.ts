@@ -1,10 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { Response } from 'express';
-import { AuthenticationFailedError } from './authentication-failed.error';
+import type { FastifyReply } from 'fastify';
 import { errorEnvelope, EnvelopeMessageValue } from './envelope';
 import { HttpAnswer } from './http-answer';
-import { MethodNotAllowedError } from './method-not-allowed.error';
 import { isPublicError } from './public-error';
 import { storeErrorStatus } from './store-error-status';
 
@@ -18,23 +16,24 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
-    if (response.headersSent) {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (reply.sent) {
       this.logger.error(`failure after the answer started: ${describe(exception)}`);
-      response.destroy();
+      reply.raw.destroy();
       return;
     }
-    void this.answerFor(exception).writeTo(response);
+    this.answerFor(exception).writeTo(reply);
   }
 
   private answerFor(exception: unknown): HttpAnswer {
     if (isPublicError(exception)) {
-      return answer(exception.httpStatus, exception.publicMessage ?? exception.message, headersFor(exception));
+      return answer(exception.httpStatus, exception.publicMessage ?? exception.message, exception.headers);
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       return answer(status, status >= 500 ? 'Internal error' : exception.message);
     }
+    if (isFastifyClientError(exception)) return answer(exception.statusCode, exception.message);
     const known = storeErrorStatus(exception);
     if (known) return answer(known.status, known.message);
     const reference = randomUUID();
@@ -47,10 +46,11 @@ function answer(status: number, message: EnvelopeMessageValue, headers?: Record<
   return HttpAnswer.json(status, errorEnvelope(status, message), headers);
 }
 
-function headersFor(exception: unknown): Record<string, string> | undefined {
-  if (exception instanceof AuthenticationFailedError) return { 'WWW-Authenticate': exception.challenge };
-  if (exception instanceof MethodNotAllowedError) return { Allow: exception.allowed.join(', ') };
-  return undefined;
+/** Fastify's own refusals of a request (e.g. `FST_ERR_BAD_URL`) carry a 4xx and a safe message. */
+function isFastifyClientError(exception: unknown): exception is Error & { statusCode: number } {
+  if (!(exception instanceof Error)) return false;
+  const { code, statusCode } = exception as Error & { code?: unknown; statusCode?: unknown };
+  return typeof code === 'string' && code.startsWith('FST_') && typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500;
 }
 
 function describe(exception: unknown): string {

@@ -1,13 +1,11 @@
-import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * A finished HTTP answer: status, headers and JSON text (or JSON text chunks to stream). Written
- * straight to Node's response, because Express's `res.json` empties a 205 body, and the spec
- * requires the delete envelopes in it.
+ * A finished HTTP answer: status, headers and JSON text (or JSON text chunks to stream). Sent as
+ * it is, so every status keeps its body: the contract puts the delete envelopes in a 205.
  */
 export class HttpAnswer {
   constructor(
@@ -20,28 +18,13 @@ export class HttpAnswer {
     return new HttpAnswer(status, JSON.stringify(value), headers);
   }
 
-  async writeTo(response: ServerResponse): Promise<void> {
-    const hasBody = this.body !== undefined && this.status !== 204 && this.status !== 304;
-    const headers: Record<string, string | number> = { ...this.headers };
-    if (!hasBody) {
-      response.writeHead(this.status, headers);
-      response.end();
-      return;
-    }
-    headers['Content-Type'] = JSON_TYPE;
-    if (typeof this.body === 'string') {
-      headers['Content-Length'] = Buffer.byteLength(this.body);
-      response.writeHead(this.status, headers);
-      response.end(this.body);
-      return;
-    }
-    response.writeHead(this.status, headers);
-    try {
-      await pipeline(Readable.from(this.body as AsyncIterable<string>, { objectMode: false }), response);
-    } catch {
-      // The status line is gone: a failure mid-stream can only cut the connection, which the
-      // client sees as a truncated (invalid) JSON array rather than a false success.
-      response.destroy();
-    }
+  writeTo(reply: FastifyReply): FastifyReply {
+    reply.code(this.status).headers(this.headers);
+    if (this.body === undefined || this.status === 204 || this.status === 304) return reply.send();
+    reply.type(JSON_TYPE);
+    if (typeof this.body === 'string') return reply.send(this.body);
+    // A failure mid-stream can only cut the connection (Fastify destroys it): the client sees a
+    // truncated, invalid JSON array rather than a false success.
+    return reply.send(Readable.from(this.body, { objectMode: false }));
   }
 }

@@ -13,4 +13,8 @@ export class MethodNotAllowedError extends Error {
   get publicMessage(): string {
     return this.message;
   }
+
+  get headers(): Record<string, string> {
+    return { Allow: this.allowed.join(', ') };
+  }
 }

@@ -8,6 +8,8 @@ import { EnvelopeMessageValue } from './envelope';
 export interface PublicError {
   httpStatus: number;
   publicMessage?: EnvelopeMessageValue;
+  /** Headers the answer needs, e.g. `Allow` with a 405 or `WWW-Authenticate` with a 401. */
+  headers?: Record<string, string>;
   message: string;
 }
 

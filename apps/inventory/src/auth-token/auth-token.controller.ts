@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBasicAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AuthScheme, BasicPrincipal, IssuedToken, TokenService } from '@inventory/auth';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
 /** With INVENTORY_JWT_PUBLIC_KEY the service holds no signing key: tokens come from the outside issuer. */
 class TokenIssuingDisabledError extends Error {
@@ -20,7 +20,7 @@ export class AuthTokenController {
   @ApiBasicAuth()
   @ApiOperation({ summary: 'Trade Basic credentials for a JWT' })
   @ApiResponse({ status: 201, description: '{"access_token": "...", "token_type": "Bearer", "expires_in": 900}' })
-  issue(@Req() request: Request & { user: BasicPrincipal }): IssuedToken {
+  issue(@Req() request: FastifyRequest & { user: BasicPrincipal }): IssuedToken {
     if (!this.tokens.canIssue) throw new TokenIssuingDisabledError();
     return this.tokens.issue(request.user.username);
   }

@@ -1,9 +1,7 @@
-import { All, Controller, Get, Req } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '@inventory/auth';
 import { RecordStore } from '@inventory/crud';
-import { MethodNotAllowedError } from '@inventory/http';
-import type { Request } from 'express';
 
 @Controller('health')
 @Public()
@@ -17,11 +15,5 @@ export class HealthController {
   async health(): Promise<{ status: 'ok' }> {
     await this.store.ping();
     return { status: 'ok' };
-  }
-
-  @All()
-  @ApiExcludeEndpoint()
-  methodNotAllowed(@Req() request: Request): never {
-    throw new MethodNotAllowedError(request.method, ['GET']);
   }
 }

@@ -18,7 +18,7 @@ export function registeredFamilies(app: INestApplication): FamilyDefinition[] {
 
 /**
  * Completes the generated document for each family: request bodies from its schema (one record
- * or a list), and the route documented both without and with its optional `{id}`.
+ * or a list), the scheme of its auth, and the `{id}` parameter only on the route that has it.
  */
 export function documentFamilies(document: OpenAPIObject, families: readonly FamilyDefinition[]): OpenAPIObject {
   document.components ??= {};
@@ -26,9 +26,6 @@ export function documentFamilies(document: OpenAPIObject, families: readonly Fam
   for (const family of families) {
     const rootName = family.schema.name;
     Object.assign(document.components.schemas, schemaComponents(family.schema, rootName));
-    const withId = `/${family.path}/{id}`;
-    const operations = document.paths[withId];
-    if (!operations) continue;
     const body = {
       required: false,
       content: {
@@ -37,18 +34,22 @@ export function documentFamilies(document: OpenAPIObject, families: readonly Fam
         },
       },
     };
-    for (const method of ['post', 'put'] as const) {
-      if (operations[method]) operations[method]!.requestBody = body;
-    }
     const security = [{ [family.auth === 'jwt' ? 'bearer' : 'basic']: [] }];
-    for (const operation of Object.values(operations)) (operation as { security?: unknown }).security = security;
-    const withoutId: Record<string, unknown> = {};
-    for (const [method, operation] of Object.entries(operations)) {
-      const { parameters = [], operationId, ...rest } = operation as { parameters?: { name?: string }[]; operationId?: string };
-      withoutId[method] = { ...rest, operationId: `${operationId}All`, parameters: parameters.filter((parameter) => parameter.name !== 'id') };
-      for (const parameter of parameters) if (parameter.name === 'id') Object.assign(parameter, { required: true });
+    for (const [route, hasId] of [[`/${family.path}`, false], [`/${family.path}/{id}`, true]] as const) {
+      const operations = document.paths[route] ?? {};
+      for (const [method, operation] of Object.entries(operations) as [string, DocumentedOperation][]) {
+        if (method === 'post' || method === 'put') operation.requestBody = body;
+        operation.security = security;
+        operation.parameters = (operation.parameters ?? []).filter((parameter) => hasId || parameter.name !== 'id');
+        for (const parameter of operation.parameters) if (parameter.name === 'id') parameter.required = true;
+      }
     }
-    document.paths = { [`/${family.path}`]: withoutId as never, ...document.paths };
   }
   return document;
+}
+
+interface DocumentedOperation {
+  requestBody?: unknown;
+  security?: unknown;
+  parameters?: { name?: string; required?: boolean }[];
 }

@@ -1,9 +1,8 @@
-import { Controller, Inject, Type, UseInterceptors } from '@nestjs/common';
+import { Controller, Inject, Type } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthScheme } from '@inventory/auth';
 import { FamilyDefinition } from '../service/family-definition';
 import { RecordService } from '../service/record.service';
-import { EnvelopeInterceptor } from './envelope.interceptor';
 import { RecordController } from './record.controller';
 
 /** The DI token of a family's RecordService, e.g. `RecordService:network-link-type`. */
@@ -19,7 +18,6 @@ export function createRecordController(family: FamilyDefinition): Type<RecordCon
   @Controller(family.path)
   @AuthScheme(family.auth)
   @ApiTags(family.resourceName)
-  @UseInterceptors(EnvelopeInterceptor)
   class FamilyRecordController extends RecordController {
     static readonly family = family;
 

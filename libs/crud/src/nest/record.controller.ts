@@ -1,14 +1,13 @@
-import { All, Body, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import { ApiBody, ApiExcludeEndpoint, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { MethodNotAllowedError } from '@inventory/http';
-import type { Request } from 'express';
+import { Body, Delete, Get, Param, Post, Put, Req } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { HttpAnswer } from '@inventory/http';
+import type { FastifyRequest } from 'fastify';
 import { RecordService } from '../service/record.service';
-import { ReadAnswer, WriteAnswer } from './envelope.interceptor';
+import { readAnswer, writeAnswer } from './record-answer';
 import { queryFromRequest } from './record-query';
 
-/** Every family route takes an optional `{id}` segment; a trailing slash is accepted too. */
-export const RECORD_ROUTE = '{/:id}';
-const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
+/** Every family route takes an optional `{id}` segment; the adapter accepts a trailing slash. */
+const RECORD_ROUTE = ['', ':id'];
 
 const idParam = ApiParam({ name: 'id', required: false, description: 'record id (optional)' });
 const queryParam = ApiQuery({ name: 'q', required: false, description: 'the query as URL-encoded JSON, instead of a body' });
@@ -21,12 +20,11 @@ export abstract class RecordController {
   protected constructor(private readonly records: RecordService) {}
 
   @Post(RECORD_ROUTE)
-  @HttpCode(201)
   @ApiOperation({ summary: 'Create one record or a batch' })
   @idParam
   @ApiResponse({ status: 201, description: 'envelope array' })
-  async create(@Param('id') id: string | undefined, @Body() body: unknown): Promise<WriteAnswer> {
-    return new WriteAnswer(await this.records.create(id, body));
+  async create(@Param('id') id: string | undefined, @Body() body: unknown): Promise<HttpAnswer> {
+    return writeAnswer(await this.records.create(id, body));
   }
 
   @Get(RECORD_ROUTE)
@@ -35,16 +33,16 @@ export abstract class RecordController {
   @queryParam
   @ApiBody({ required: false, description: 'query: select, where, order, limit', schema: { type: 'object' } })
   @ApiResponse({ status: 200, description: 'JSON array of records' })
-  async read(@Param('id') id: string | undefined, @Req() request: Request): Promise<ReadAnswer> {
-    return new ReadAnswer(await this.records.read(id, queryFromRequest(request)));
+  async read(@Param('id') id: string | undefined, @Req() request: FastifyRequest): Promise<HttpAnswer> {
+    return readAnswer(await this.records.read(id, queryFromRequest(request)));
   }
 
   @Put(RECORD_ROUTE)
   @ApiOperation({ summary: 'Update (deep merge) one record or a batch' })
   @idParam
   @ApiResponse({ status: 200, description: 'envelope array' })
-  async update(@Param('id') id: string | undefined, @Body() body: unknown): Promise<WriteAnswer> {
-    return new WriteAnswer(await this.records.update(id, body));
+  async update(@Param('id') id: string | undefined, @Body() body: unknown): Promise<HttpAnswer> {
+    return writeAnswer(await this.records.update(id, body));
   }
 
   @Delete(RECORD_ROUTE)
@@ -53,14 +51,7 @@ export abstract class RecordController {
   @queryParam
   @ApiBody({ required: false, description: 'query: where, order, limit', schema: { type: 'object' } })
   @ApiResponse({ status: 205, description: 'one envelope per deleted record' })
-  async remove(@Param('id') id: string | undefined, @Req() request: Request): Promise<WriteAnswer> {
-    return new WriteAnswer(await this.records.remove(id, queryFromRequest(request)));
-  }
-
-  /** Registered last, so it only catches the methods above did not. */
-  @All(RECORD_ROUTE)
-  @ApiExcludeEndpoint()
-  methodNotAllowed(@Req() request: Request): never {
-    throw new MethodNotAllowedError(request.method, ALLOWED_METHODS);
+  async remove(@Param('id') id: string | undefined, @Req() request: FastifyRequest): Promise<HttpAnswer> {
+    return writeAnswer(await this.records.remove(id, queryFromRequest(request)));
   }
 }

@@ -10,7 +10,7 @@ export interface Envelope {
   message: EnvelopeMessage;
 }
 
-/** What happened to one item of a write; the envelope interceptor turns a list of these into the answer. */
+/** What happened to one item of a write; `writeAnswer` turns a list of these into the answer. */
 export class WriteOutcome {
   constructor(
     readonly status: number,

@@ -39,7 +39,7 @@ describe.each(databaseKinds())('durability of acknowledged creates on %s', (kind
     const first = await start();
     const acknowledged = new Set<string>();
     const statuses: number[] = [];
-    let sent = 0;
+    let inFlight = 0;
     let stopping = false;
 
     async function worker(w: number): Promise<void> {
@@ -48,14 +48,14 @@ describe.each(databaseKinds())('durability of acknowledged creates on %s', (kind
         try {
           if (round % 2 === 0) {
             const id = `${prefix}-single`;
-            sent++;
-            const answer = await send(first.url, 'POST', '/event', { id, kind: 'single', worker: w });
+            inFlight++;
+            const answer = await send(first.url, 'POST', '/event', { id, kind: 'single', worker: w }).finally(() => inFlight--);
             statuses.push(answer.status);
             if (answer.status === 201) acknowledged.add(id);
           } else {
             const ids = Array.from({ length: BATCH }, (_, i) => `${prefix}-b${i}`);
-            sent += BATCH;
-            const answer = await send(first.url, 'POST', '/event', ids.map((id) => ({ id, kind: 'batch', worker: w })));
+            inFlight++;
+            const answer = await send(first.url, 'POST', '/event', ids.map((id) => ({ id, kind: 'batch', worker: w }))).finally(() => inFlight--);
             statuses.push(answer.status);
             if (Array.isArray(answer.body)) {
               answer.body.forEach((envelope: { code: number }, i: number) => {
@@ -71,7 +71,8 @@ describe.each(databaseKinds())('durability of acknowledged creates on %s', (kind
 
     const workers = Array.from({ length: WORKERS }, (_, w) => worker(w));
     await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
-    // SIGKILL while the workers still have requests in flight.
+    // SIGKILL while the workers have requests in flight (a busy test machine can starve them).
+    while (inFlight < WORKERS / 2) await new Promise((resolve) => setImmediate(resolve));
     const killed = first.stop('SIGKILL');
     stopping = true;
     expect(await killed).toBeNull();
@@ -79,9 +80,8 @@ describe.each(databaseKinds())('durability of acknowledged creates on %s', (kind
     await Promise.all(workers);
 
     expect(statuses.filter((status) => status !== 201)).toEqual([]);
-    // Enough load that the kill is a meaningful test, and some writes were lost to the kill.
+    // Enough load that the kill is a meaningful test (the loop above made writes race it).
     expect(acknowledged.size).toBeGreaterThan(100);
-    expect(sent).toBeGreaterThan(acknowledged.size);
 
     const second = await start();
     const found = new Set<string>();

@@ -6,19 +6,23 @@ import { inSeqOrder, RecordSelection, RowWindow, SelectionSpec, StoredRow } from
 import { NewRecord, READ_PAGE_SIZE, RecordStore, UpdateDecision } from './record-store';
 import { readSelection } from './selection-reader';
 import { sqliteDialect } from './sql-dialect';
+import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqlFragment } from './where-compiler';
 
 /**
- * SQLite through better-sqlite3, which is synchronous: every write runs start to finish inside
- * one `db.transaction` call without yielding, so writes from concurrent requests can never
- * interleave (TypeORM's shared connection would turn them into savepoints and lose some).
+ * SQLite through better-sqlite3, which is synchronous: every write runs start to finish without
+ * yielding, inside a savepoint of the transaction its group commits (SqliteGroupCommit), so
+ * writes from concurrent requests can never interleave (TypeORM's shared connection would turn
+ * them into savepoints of one another and lose some).
  * Reads yield between pages so a large read does not freeze other requests.
  */
 export class SqliteRecordStore extends RecordStore {
   private readonly statements = new Map<string, Statement>();
+  private readonly writes: SqliteGroupCommit;
 
   constructor(private readonly db: Database) {
     super();
+    this.writes = new SqliteGroupCommit(db);
   }
 
   read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
@@ -33,21 +37,21 @@ export class SqliteRecordStore extends RecordStore {
     const insertRecord = this.statement(
       'INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING',
     );
-    return this.db.transaction(() =>
+    return this.writes.run(() =>
       records.map((record) => {
         const result = insertRecord.run(family, record.id, JSON.stringify(record.doc));
         if (result.changes === 0) return false;
         this.insertValues(Number(result.lastInsertRowid), family, record.doc);
         return true;
       }),
-    )();
+    );
   }
 
   async update(family: string, ids: readonly string[], decide: UpdateDecision): Promise<void> {
     const select = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND id = ?');
     const write = this.statement('UPDATE inventory_record SET doc = ? WHERE seq = ?');
     const clearValues = this.statement('DELETE FROM inventory_value WHERE seq = ?');
-    this.db.transaction(() => {
+    await this.writes.run(() => {
       ids.forEach((id, index) => {
         const row = select.get(family, id) as { seq: number; doc: string } | undefined;
         const next = decide(index, row ? (JSON.parse(row.doc) as JsonObject) : undefined);
@@ -56,12 +60,12 @@ export class SqliteRecordStore extends RecordStore {
         clearValues.run(row.seq);
         this.insertValues(row.seq, family, next);
       });
-    })();
+    });
   }
 
   async delete(spec: SelectionSpec): Promise<string[]> {
     const selection = new RecordSelection(spec, sqliteDialect);
-    return this.db.transaction(() => {
+    return this.writes.run(() => {
       const seqs = this.seqs(selection.candidateSeqs());
       const window = new RowWindow(selection);
       const deleted: string[] = [];
@@ -74,7 +78,7 @@ export class SqliteRecordStore extends RecordStore {
         for (const row of rows) deleted.push(row.id);
       }
       return deleted;
-    })();
+    });
   }
 
   async ping(): Promise<void> {

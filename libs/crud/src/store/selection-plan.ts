@@ -20,10 +20,12 @@ export type PlanAnswer = StoredRow[] | number[] | undefined;
 export type SelectionPlan = Generator<PlanStep, void, PlanAnswer>;
 
 /**
- * Matches held in memory per pass when ordering by a path the value index does not hold: one
- * small entry (sequence number and sort keys) each, a few MB at most, whatever the result size.
+ * Matches answered per pass when ordering by a path the value index does not hold. A pass holds
+ * up to twice this many entries (sequence number and sort keys, ~275 bytes each measured with
+ * short text keys): under 30 MB whatever the result size, while results of this size or less
+ * take one scan.
  */
-export const MEMORY_ORDER_PASS_SIZE = 100_000;
+export const MEMORY_ORDER_PASS_SIZE = 50_000;
 
 const PAUSE: PlanStep = { kind: 'pause' };
 

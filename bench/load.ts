@@ -9,7 +9,7 @@
  * still catches wrong records, missing or extra matches, and error envelopes.
  */
 import { request } from 'node:http';
-import { batchBody, ENVELOPE_BASE_LENGTH, HOST_GROUP, hostCount, hostOf, newRecordJson, recordId, recordJson } from './records';
+import { batchBody, ENVELOPE_BASE_LENGTH, newRecordJson, recordId, recordJson, SOURCE_GROUP, sourceCount, sourceOf } from './records';
 import type { LoadReply, LoadRequest, Measurement, Workload } from './protocol';
 
 // autocannon ships no types; this is the part used here.
@@ -27,9 +27,9 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as Autocannon;
 
-/** Byte lengths of preloaded record i, and of the W3 answer for each host. */
+/** Byte lengths of preloaded record i, and of the W3 answer for each source. */
 let recordLength = new Int32Array(0);
-let hostAnswerLength = new Int32Array(0);
+let sourceAnswerLength = new Int32Array(0);
 let recordsLoaded = 0;
 /** Unique ids for W2/W4 across the whole run (both servers, warm-ups, repetitions). */
 let nextNew = 0;
@@ -37,14 +37,14 @@ let nextNew = 0;
 function init(records: number): void {
   recordsLoaded = records;
   recordLength = new Int32Array(records);
-  hostAnswerLength = new Int32Array(hostCount(records));
+  sourceAnswerLength = new Int32Array(sourceCount(records));
   for (let i = 0; i < records; i++) recordLength[i] = recordJson(i).length;
-  for (let h = 0; h < hostAnswerLength.length; h++) {
+  for (let g = 0; g < sourceAnswerLength.length; g++) {
     let total = 1; // "["
-    const first = h * HOST_GROUP;
-    const last = Math.min(first + HOST_GROUP, records);
+    const first = g * SOURCE_GROUP;
+    const last = Math.min(first + SOURCE_GROUP, records);
     for (let i = first; i < last; i++) total += recordLength[i] + 1; // record and "," or "]"
-    hostAnswerLength[h] = total;
+    sourceAnswerLength[g] = total;
   }
 }
 
@@ -73,10 +73,10 @@ function requestFor(workload: Workload, batch: number): AutocannonRequest {
     case 'W3':
       return {
         setupRequest: (req, context) => {
-          // Only hosts with a full group, so that every query matches exactly HOST_GROUP records.
-          const h = Math.floor(Math.random() * Math.floor(recordsLoaded / HOST_GROUP));
-          context.expect = hostAnswerLength[h];
-          const body = JSON.stringify({ where: { equals: { target: 'host', expr: hostOf(h * HOST_GROUP) } } });
+          // Only sources with a full group, so that every query matches exactly SOURCE_GROUP records.
+          const g = Math.floor(Math.random() * Math.floor(recordsLoaded / SOURCE_GROUP));
+          context.expect = sourceAnswerLength[g];
+          const body = JSON.stringify({ where: { equals: { target: 'source', expr: sourceOf(g * SOURCE_GROUP) } } });
           return { ...req, method: 'GET', path: '/event', body, headers: { ...req.headers, 'content-type': 'application/json' } };
         },
         onResponse: (status, body, context) => check(status === 200 && body.length === context.expect, status, body),

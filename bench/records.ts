@@ -4,22 +4,28 @@
  * generator can tell the exact byte length of a correct answer from an id alone.
  *
  * Each record is ~300 bytes of compact JSON, ASCII only (so string length == byte length).
- * `host` is shared by exactly 10 consecutive preloaded records, which is what W3 filters on.
+ * `source` is shared by exactly 10 consecutive preloaded records, which is what W3 filters on:
+ * events index `source` (see the event family's `indexedPaths`), so W3 measures the value index.
  */
 
-/** Records sharing one `host` value: W3 matches exactly this many. */
-export const HOST_GROUP = 10;
+/** Records sharing one `source` value: W3 matches exactly this many. */
+export const SOURCE_GROUP = 10;
 
 export function recordId(i: number): string {
   return `ev-${String(i).padStart(7, '0')}`;
 }
 
-export function hostOf(i: number): string {
-  return `host-${String(Math.floor(i / HOST_GROUP)).padStart(6, '0')}`;
+/** An IPv4-like address per group of 10 preloaded records, all under 10.0.0.0/8 (unique up to 2^24 groups). */
+export function sourceOf(i: number): string {
+  return address(10, Math.floor(i / SOURCE_GROUP));
 }
 
-export function hostCount(records: number): number {
-  return Math.ceil(records / HOST_GROUP);
+export function sourceCount(records: number): number {
+  return Math.ceil(records / SOURCE_GROUP);
+}
+
+function address(first: number, n: number): string {
+  return `${first}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
 }
 
 const SEVERITIES = ['debug', 'info', 'notice', 'warning', 'error'];
@@ -34,15 +40,15 @@ function mix(i: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-/** One event as compact JSON; `host` is passed in so that new (W2/W4) records can use hosts W3 never asks for. */
-function eventJson(id: string, host: string, i: number): string {
+/** One event as compact JSON; `source` is passed in so that new (W2/W4) records can use sources W3 never asks for. */
+function eventJson(id: string, source: string, i: number): string {
   const h = mix(i);
   const second = i % 86400;
   const time = `${String(Math.floor(second / 3600)).padStart(2, '0')}:${String(Math.floor(second / 60) % 60).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}`;
   return JSON.stringify({
     id,
-    host,
-    source: `10.${(h >>> 8) & 255}.${(h >>> 16) & 255}.${h & 255}`,
+    host: `host-${String((h >>> 7) % 1_000_000).padStart(6, '0')}`,
+    source,
     timestamp: `2026-11-21T${time}.${String(h % 1000).padStart(3, '0')}Z`,
     severity: SEVERITIES[h % SEVERITIES.length],
     kind: 'network.flow',
@@ -60,12 +66,12 @@ function eventJson(id: string, host: string, i: number): string {
 
 /** Preloaded record number i (0-based). */
 export function recordJson(i: number): string {
-  return eventJson(recordId(i), hostOf(i), i);
+  return eventJson(recordId(i), sourceOf(i), i);
 }
 
-/** A record written during W2/W4: unique id, and a host outside the preloaded `host-NNNNNN` range. */
+/** A record written during W2/W4: unique id, and a source under 11.0.0.0/8, outside every preloaded group. */
 export function newRecordJson(id: string, seq: number): string {
-  return eventJson(id, `new-host-${seq}`, seq);
+  return eventJson(id, address(11, seq), seq);
 }
 
 /** JSON array text of records [from, to), as one POST body. */

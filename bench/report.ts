@@ -56,7 +56,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
     (r.machine.taskset ? 'servers pinned to core 0, load generator to core 1 (taskset)' : 'no taskset: processes not pinned'));
   out.push(`- load average (1 min) before/after: ${r.machine.loadBefore.toFixed(2)} / ${r.machine.loadAfter.toFixed(2)} (other work on the machine makes figures noisy)`);
   out.push(`- database: ${r.database}; auth on (service: HS256 JWT verified per request; raw: token string compare)`);
-  out.push(`- records preloaded: ${int(r.records)} (~300 bytes each; \`host\` shared by 10)`);
+  out.push(`- records preloaded: ${int(r.records)} (~300 bytes each; \`source\` shared by 10)`);
   out.push(`- load: autocannon, ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.reps} × ${r.settings.duration} s, medians; W4 batches of ${int(r.settings.batch)}`);
   out.push(`- command: \`${r.command}\` (${r.seconds.toFixed(0)} s)`, '');
 

@@ -17,6 +17,7 @@ export * from './core/validation/record-validator';
 export * from './core/validation/record-problems';
 export * from './store/record-store';
 export * from './store/record-selection';
+export * from './store/value-index';
 export * from './service/family-definition';
 export * from './service/record.service';
 export * from './service/record-not-found.error';

@@ -1,14 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { JsonObject, recordStoreFor } from '@inventory/crud';
+import { JsonObject, recordStoreFor, ValueIndex } from '@inventory/crud';
 import { AppConfig } from '../config/app-config';
 import demoData from '../demo/demo-data.json';
 import { claimSetting, ensureSetting } from './settings';
 import { findPasswordHash, setUserPassword } from './users';
 import { withStartupLock } from './startup-lock';
 import { BootstrapResult } from './bootstrap-result';
-
 
 const logger = new Logger('Bootstrap');
 
@@ -40,7 +39,8 @@ async function loadDemoData(dataSource: DataSource): Promise<void> {
   if (!(await claimSetting(dataSource, 'demo_data_loaded'))) return;
   const store = recordStoreFor(dataSource);
   for (const [family, records] of Object.entries(demoData as Record<string, JsonObject[]>)) {
-    await store.insert(family, records.map((doc) => ({ id: doc.id as string, doc })));
+    // Every path: at worst rows a family does not consult, never rows it lacks.
+    await store.insert(family, records.map((doc) => ({ id: doc.id as string, doc })), ValueIndex.EVERY_PATH);
   }
   logger.log('Loaded the demo records');
 }

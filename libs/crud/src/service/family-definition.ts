@@ -12,4 +12,11 @@ export interface FamilyDefinition {
   /** class-validator class of the documented fields; undeclared fields are additional data. */
   schema: RecordSchema;
   auth: AuthSchemeName;
+  /**
+   * Dotted paths (as in queries) whose values the value index holds, each with everything below
+   * it. Omitted: every path. Filters and order on any other path still answer exactly, but by
+   * scanning the family in memory instead of one index lookup; declaring only the filtered paths
+   * makes writes of a high-volume family several times cheaper.
+   */
+  indexedPaths?: readonly string[];
 }

@@ -10,6 +10,7 @@ import { RecordProblems } from '../core/validation/record-problems';
 import { ValidationProblems } from '../core/validation/validation-messages';
 import { NewRecord, RecordStore } from '../store/record-store';
 import { SelectionSpec, StoredRow } from '../store/record-selection';
+import { ValueIndex } from '../store/value-index';
 import { FamilyDefinition } from './family-definition';
 import { writeItems } from './write-items';
 import { isPlainObject } from '../core/query/field-path';
@@ -31,12 +32,19 @@ export interface ReadResult {
 /** The behaviour of one family: CONTRACT.md §3–§6 on top of a RecordStore. Knows no HTTP. */
 export class RecordService {
   private readonly messages: ResourceMessages;
+  private readonly valueIndex: ValueIndex;
 
   constructor(
     private readonly store: RecordStore,
     readonly family: FamilyDefinition,
   ) {
     this.messages = new ResourceMessages(family.resourceName);
+    this.valueIndex = ValueIndex.of(family.indexedPaths);
+  }
+
+  /** Nest calls this before the app serves: the stored value rows must match the declaration first. */
+  async onModuleInit(): Promise<void> {
+    await this.store.adoptValueIndex(this.family.index, this.valueIndex);
   }
 
   async create(pathId: string | undefined, body: unknown): Promise<WriteResult> {
@@ -58,6 +66,7 @@ export class RecordService {
     const inserted = await this.store.insert(
       this.family.index,
       accepted.map((entry) => entry.record),
+      this.valueIndex,
     );
     accepted.forEach(({ index, record }, position) => {
       outcomes[index] = inserted[position]
@@ -85,6 +94,7 @@ export class RecordService {
         outcomes[index] = decision.outcome;
         return decision.write;
       },
+      this.valueIndex,
     );
     return { operation: 'update', outcomes };
   }
@@ -117,7 +127,7 @@ export class RecordService {
     reading: boolean,
   ): { spec: SelectionSpec; select?: FieldPath[] } {
     const { select, ...query } = parseRecordQuery(queryBody, { allowSelect: reading });
-    return { spec: { family: this.family.index, id: pathId, ...query }, select };
+    return { spec: { family: this.family.index, valueIndex: this.valueIndex, id: pathId, ...query }, select };
   }
 
   private itemsFor(pathId: string | undefined, body: unknown): unknown[] {

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../core/query/field-path';
 import { JsonObject, JsonValue } from '../core/query/query.types';
+import { ValueIndex } from './value-index';
 
 /** s string, n number, b boolean, z null, o object. Lists are looked through, never stored. */
 export type ValueKind = 's' | 'n' | 'b' | 'z' | 'o';
@@ -12,32 +13,47 @@ export interface IndexedValue {
 }
 
 /**
- * Every value of a record as one row of the value index: the dotted path (list positions
- * dropped, so `actions.id` holds every action's id), its kind, its comparable text and, for
- * numbers, its number. Queries on any path then use one B-tree on both databases; this is the
- * SQL twin of `valuesAtPath`. The top-level id is a column of its own and is skipped.
+ * The values of a record at the paths `index` holds, one row each: the dotted path (list
+ * positions dropped, so `actions.id` holds every action's id), its kind, its comparable text
+ * and, for numbers, its number. Queries on those paths then use one B-tree on both databases;
+ * this is the SQL twin of `valuesAtPath`, and it writes every value at a held path or none. The
+ * top-level id is a column of its own and is skipped.
  */
-export function indexedValues(record: JsonObject): IndexedValue[] {
+export function indexedValues(record: JsonObject, index: ValueIndex): IndexedValue[] {
   const rows: IndexedValue[] = [];
   for (const key of Object.keys(record)) {
-    if (key !== 'id' && reachable(key) && isIndexedPath(key)) collect(record[key], key, rows);
+    if (key !== 'id') visit(record[key], undefined, key, false, index, rows);
   }
   return rows;
 }
 
-function collect(value: JsonValue, path: string, rows: IndexedValue[]): void {
+function visit(
+  value: JsonValue,
+  parent: string | undefined,
+  key: string,
+  parentHeld: boolean,
+  index: ValueIndex,
+  rows: IndexedValue[],
+): void {
+  // A key holding a dot can never be named by a query path (its segments are split on dots), so
+  // the evaluator never reaches it; indexing it would let `a.b` find `{"a.b": 1}` in SQL only.
+  if (key.includes('.')) return;
+  const path = parent === undefined ? key : `${parent}.${key}`;
+  const held = index.holds(path, parentHeld);
+  if (held || index.leadsTo(path)) collect(value, path, held, index, rows);
+}
+
+function collect(value: JsonValue, path: string, held: boolean, index: ValueIndex, rows: IndexedValue[]): void {
   if (Array.isArray(value)) {
-    for (const element of value) collect(element, path, rows);
+    for (const element of value) collect(element, path, held, index, rows);
     return;
   }
   if (isPlainObject(value)) {
-    rows.push({ path, kind: 'o', text: null, num: null });
-    for (const key of Object.keys(value)) {
-      const child = `${path}.${key}`;
-      if (reachable(key) && isIndexedPath(child)) collect(value[key], child, rows);
-    }
+    if (held) rows.push({ path, kind: 'o', text: null, num: null });
+    for (const key of Object.keys(value)) visit(value[key], path, key, held, index, rows);
     return;
   }
+  if (!held) return;
   switch (typeof value) {
     case 'string':
       rows.push({ path, kind: 's', text: value, num: null });
@@ -51,22 +67,4 @@ function collect(value: JsonValue, path: string, rows: IndexedValue[]): void {
     default:
       rows.push({ path, kind: 'z', text: null, num: null });
   }
-}
-
-/**
- * A key holding a dot can never be named by a query path (its segments are split on dots), so
- * the evaluator never reaches it; indexing it would let `a.b` find `{"a.b": 1}` in SQL only.
- */
-function reachable(key: string): boolean {
-  return !key.includes('.');
-}
-
-/**
- * Longer paths are not indexed, which keeps every index entry inside PostgreSQL's B-tree row
- * limit; a query on such a path is answered by the in-memory evaluator instead.
- */
-export const MAX_INDEXED_PATH_LENGTH = 256;
-
-export function isIndexedPath(path: string): boolean {
-  return path.length <= MAX_INDEXED_PATH_LENGTH;
 }

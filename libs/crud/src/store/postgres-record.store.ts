@@ -1,10 +1,12 @@
 import type { Pool, PoolClient } from 'pg';
 import { JsonObject } from '../core/query/query.types';
 import { indexedValues } from './indexed-values';
-import { inSeqOrder, RecordSelection, RowWindow, SelectionSpec, StoredRow } from './record-selection';
+import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import { NewRecord, READ_PAGE_SIZE, RecordStore, StoreUnavailableError, UpdateDecision } from './record-store';
-import { readSelection } from './selection-reader';
+import { selectionPlan } from './selection-plan';
+import { readSelection, SelectionQueries } from './selection-reader';
 import { encodePostgresText, postgresDialect, toPostgresPlaceholders } from './sql-dialect';
+import { ValueIndex, valueIndexSettingName } from './value-index';
 import { SqlFragment } from './where-compiler';
 
 /** Error classes that mean "the database is not there", not "the query was wrong". */
@@ -21,13 +23,10 @@ export class PostgresRecordStore extends RecordStore {
   }
 
   read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
-    return readSelection(new RecordSelection(spec, postgresDialect), {
-      rows: (fragment) => this.rows(this.pool, fragment),
-      seqs: (fragment) => this.seqs(this.pool, fragment),
-    });
+    return readSelection(selectionPlan(new RecordSelection(spec, postgresDialect), 'read'), this.queries(this.pool));
   }
 
-  async insert(family: string, records: readonly NewRecord[]): Promise<boolean[]> {
+  async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<boolean[]> {
     if (records.length === 0) return [];
     return this.transaction(async (client) => {
       const inserted = await client.query<{ seq: string; id: string }>(
@@ -42,12 +41,13 @@ export class PostgresRecordStore extends RecordStore {
         client,
         family,
         records.filter((record) => seqById.has(record.id)).map((record) => ({ seq: seqById.get(record.id)!, doc: record.doc })),
+        valueIndex,
       );
       return records.map((record) => seqById.has(record.id));
     });
   }
 
-  async update(family: string, ids: readonly string[], decide: UpdateDecision): Promise<void> {
+  async update(family: string, ids: readonly string[], decide: UpdateDecision, valueIndex: ValueIndex): Promise<void> {
     await this.transaction(async (client) => {
       // Locking in id order keeps two batches that touch the same records from deadlocking.
       const locked = await client.query<{ seq: string; id: string; doc: string }>(
@@ -70,20 +70,15 @@ export class PostgresRecordStore extends RecordStore {
         [rows.map((row) => row.seq), rows.map((row) => JSON.stringify(row.doc))],
       );
       await client.query('DELETE FROM inventory_value WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
-      await this.insertValues(client, family, rows);
+      await this.insertValues(client, family, rows, valueIndex);
     });
   }
 
   async delete(spec: SelectionSpec): Promise<string[]> {
     const selection = new RecordSelection(spec, postgresDialect);
     return this.transaction(async (client) => {
-      const seqs = await this.seqs(client, selection.candidateSeqs());
-      const window = new RowWindow(selection);
       const deleted: string[] = [];
-      for (let start = 0; start < seqs.length && !window.full; start += READ_PAGE_SIZE) {
-        const page = seqs.slice(start, start + READ_PAGE_SIZE);
-        const rows = window.admit(inSeqOrder(page, await this.rows(client, RecordSelection.rowsBySeq(page))));
-        if (rows.length === 0) continue;
+      for await (const rows of readSelection(selectionPlan(selection, 'delete'), this.queries(client))) {
         // RETURNING tells which rows this transaction really removed: a concurrent delete of the
         // same record makes it vanish here, and that caller answers 404 instead of a second 205.
         const removed = await client.query<{ id: string; seq: string }>(
@@ -97,18 +92,57 @@ export class PostgresRecordStore extends RecordStore {
     });
   }
 
+  /**
+   * See `RecordStore.adoptValueIndex`. A transaction-scoped advisory lock per family makes
+   * processes starting together check (and rebuild) one after the other, so once.
+   */
+  async adoptValueIndex(family: string, valueIndex: ValueIndex): Promise<boolean> {
+    const name = valueIndexSettingName(family);
+    const declared = valueIndex.toSetting();
+    return this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
+      const stored = await client.query<{ value: string }>('SELECT value FROM inventory_setting WHERE name = $1', [name]);
+      if (stored.rows[0]?.value === declared) return false;
+      const rebuild = !ValueIndex.fromSetting(stored.rows[0]?.value).includes(valueIndex);
+      if (rebuild) {
+        await client.query('DELETE FROM inventory_value WHERE family = $1', [family]);
+        let afterSeq = 0;
+        for (;;) {
+          const page = await client.query<{ seq: string; doc: string }>(
+            'SELECT seq, doc::text AS doc FROM inventory_record WHERE family = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+            [family, afterSeq, READ_PAGE_SIZE],
+          );
+          const rows = page.rows.map((row) => ({ seq: Number(row.seq), doc: JSON.parse(row.doc) as JsonObject }));
+          await this.insertValues(client, family, rows, valueIndex);
+          if (rows.length < READ_PAGE_SIZE) break;
+          afterSeq = rows[rows.length - 1].seq;
+        }
+      }
+      await client.query(
+        'INSERT INTO inventory_setting (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+        [name, declared],
+      );
+      return rebuild;
+    });
+  }
+
   async ping(): Promise<void> {
     await this.run(this.pool, 'SELECT 1', []);
   }
 
-  private async insertValues(client: PoolClient, family: string, records: { seq: number; doc: JsonObject }[]): Promise<void> {
+  private async insertValues(
+    client: PoolClient,
+    family: string,
+    records: { seq: number; doc: JsonObject }[],
+    valueIndex: ValueIndex,
+  ): Promise<void> {
     const seqs: number[] = [];
     const paths: string[] = [];
     const kinds: string[] = [];
     const texts: (string | null)[] = [];
     const nums: (number | null)[] = [];
     for (const record of records) {
-      for (const value of indexedValues(record.doc)) {
+      for (const value of indexedValues(record.doc, valueIndex)) {
         seqs.push(record.seq);
         paths.push(value.path);
         kinds.push(value.kind);
@@ -123,6 +157,10 @@ export class PostgresRecordStore extends RecordStore {
        FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[]) AS u(seq, path, kind, text, num)`,
       [family, seqs, paths, kinds, texts, nums],
     );
+  }
+
+  private queries(client: Pool | PoolClient): SelectionQueries {
+    return { rows: (fragment) => this.rows(client, fragment), seqs: (fragment) => this.seqs(client, fragment) };
   }
 
   private async rows(client: Pool | PoolClient, fragment: SqlFragment): Promise<StoredRow[]> {

@@ -1,11 +1,14 @@
 import { QueryEvaluator } from '../core/query/query-evaluator';
 import { Condition, JsonObject, OrderTerm } from '../core/query/query.types';
 import { marks, SqlDialect } from './sql-dialect';
+import { ValueIndex } from './value-index';
 import { compileWhere, isRecordId, SqlFragment } from './where-compiler';
 
 /** Which records a read or delete is about: its family, the path `{id}`, and the parsed query. */
 export interface SelectionSpec {
   family: string;
+  /** The paths the family's value index holds: SQL decides nothing about any other path. */
+  valueIndex: ValueIndex;
   id?: string;
   where?: Condition;
   order: readonly OrderTerm[];
@@ -41,7 +44,7 @@ export class RecordSelection {
       params.push(spec.id);
     }
     if (spec.where) {
-      const compiled = compileWhere(spec.where, spec.family, dialect);
+      const compiled = compileWhere(spec.where, spec.family, spec.valueIndex, dialect);
       clauses.push(compiled.sql);
       params.push(...compiled.params);
       if (!compiled.exact) this.residual = new QueryEvaluator(spec.where);
@@ -52,6 +55,14 @@ export class RecordSelection {
   /** Arrival order with no value filter reads the (family, seq) index in pages, nothing else. */
   get pagesBySeq(): boolean {
     return this.spec.order.length === 0 && !this.spec.where;
+  }
+
+  /**
+   * SQL orders by the value index only when the index holds every ordered path; otherwise the
+   * order is computed from the records in memory (see `MemoryOrder`).
+   */
+  get orderInSql(): boolean {
+    return this.spec.order.every((term) => isRecordId(term.path) || this.spec.valueIndex.covers(term.path));
   }
 
   /** Offset and count go into SQL only when SQL alone decides what matches. */

@@ -1,5 +1,6 @@
 import { JsonObject } from '../core/query/query.types';
 import { SelectionSpec, StoredRow } from './record-selection';
+import { ValueIndex } from './value-index';
 
 export interface NewRecord {
   id: string;
@@ -28,11 +29,20 @@ export class StoreUnavailableError extends Error {
 export abstract class RecordStore {
   /** Rows of the selection in query order, a page at a time; an empty selection yields nothing. */
   abstract read(selection: SelectionSpec): AsyncIterable<StoredRow[]>;
-  /** Inserts each record unless its id exists; answers, per record, whether it was inserted. */
-  abstract insert(family: string, records: readonly NewRecord[]): Promise<boolean[]>;
-  abstract update(family: string, ids: readonly string[], decide: UpdateDecision): Promise<void>;
+  /**
+   * Inserts each record unless its id exists; answers, per record, whether it was inserted.
+   * `valueIndex` says which value rows to write; reads of the family must use the same one.
+   */
+  abstract insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<boolean[]>;
+  abstract update(family: string, ids: readonly string[], decide: UpdateDecision, valueIndex: ValueIndex): Promise<void>;
   /** Deletes the selection in one transaction; answers the deleted ids in query order. */
   abstract delete(selection: SelectionSpec): Promise<string[]>;
+  /**
+   * Makes the family's stored value rows serve `valueIndex`, rebuilding them if it holds a path
+   * they were not written for (see `valueIndexSettingName`), and records it. Runs at start-up,
+   * before the family serves; answers whether it rebuilt.
+   */
+  abstract adoptValueIndex(family: string, valueIndex: ValueIndex): Promise<boolean>;
   abstract ping(): Promise<void>;
 }
 

@@ -2,11 +2,13 @@ import type { Database, Statement } from 'better-sqlite3';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { JsonObject } from '../core/query/query.types';
 import { indexedValues } from './indexed-values';
-import { inSeqOrder, RecordSelection, RowWindow, SelectionSpec, StoredRow } from './record-selection';
+import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import { NewRecord, READ_PAGE_SIZE, RecordStore, UpdateDecision } from './record-store';
-import { readSelection } from './selection-reader';
+import { selectionPlan } from './selection-plan';
+import { readSelection, readSelectionNow } from './selection-reader';
 import { sqliteDialect } from './sql-dialect';
 import { SqliteGroupCommit } from './sqlite-group-commit';
+import { ValueIndex, valueIndexSettingName } from './value-index';
 import { SqlFragment } from './where-compiler';
 
 /**
@@ -26,14 +28,14 @@ export class SqliteRecordStore extends RecordStore {
   }
 
   read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
-    return readSelection(new RecordSelection(spec, sqliteDialect), {
+    return readSelection(selectionPlan(new RecordSelection(spec, sqliteDialect), 'read'), {
       rows: (fragment) => this.all(fragment),
       seqs: (fragment) => this.seqs(fragment),
       betweenPages: () => yieldToEventLoop(),
     });
   }
 
-  async insert(family: string, records: readonly NewRecord[]): Promise<boolean[]> {
+  async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<boolean[]> {
     const insertRecord = this.statement(
       'INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING',
     );
@@ -41,13 +43,13 @@ export class SqliteRecordStore extends RecordStore {
       records.map((record) => {
         const result = insertRecord.run(family, record.id, JSON.stringify(record.doc));
         if (result.changes === 0) return false;
-        this.insertValues(Number(result.lastInsertRowid), family, record.doc);
+        this.insertValues(Number(result.lastInsertRowid), family, record.doc, valueIndex);
         return true;
       }),
     );
   }
 
-  async update(family: string, ids: readonly string[], decide: UpdateDecision): Promise<void> {
+  async update(family: string, ids: readonly string[], decide: UpdateDecision, valueIndex: ValueIndex): Promise<void> {
     const select = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND id = ?');
     const write = this.statement('UPDATE inventory_record SET doc = ? WHERE seq = ?');
     const clearValues = this.statement('DELETE FROM inventory_value WHERE seq = ?');
@@ -58,7 +60,7 @@ export class SqliteRecordStore extends RecordStore {
         if (!row || !next) return;
         write.run(JSON.stringify(next), row.seq);
         clearValues.run(row.seq);
-        this.insertValues(row.seq, family, next);
+        this.insertValues(row.seq, family, next, valueIndex);
       });
     });
   }
@@ -66,13 +68,12 @@ export class SqliteRecordStore extends RecordStore {
   async delete(spec: SelectionSpec): Promise<string[]> {
     const selection = new RecordSelection(spec, sqliteDialect);
     return this.writes.run(() => {
-      const seqs = this.seqs(selection.candidateSeqs());
-      const window = new RowWindow(selection);
       const deleted: string[] = [];
-      for (let start = 0; start < seqs.length && !window.full; start += READ_PAGE_SIZE) {
-        const page = seqs.slice(start, start + READ_PAGE_SIZE);
-        const rows = window.admit(inSeqOrder(page, this.all(RecordSelection.rowsBySeq(page))));
-        if (rows.length === 0) continue;
+      const pages = readSelectionNow(selectionPlan(selection, 'delete'), {
+        rows: (fragment) => this.all(fragment),
+        seqs: (fragment) => this.seqs(fragment),
+      });
+      for (const rows of pages) {
         const remove = RecordSelection.deleteBySeq(rows.map((row) => row.seq));
         this.statement(remove.sql).run(...remove.params);
         for (const row of rows) deleted.push(row.id);
@@ -81,15 +82,41 @@ export class SqliteRecordStore extends RecordStore {
     });
   }
 
+  /** See `RecordStore.adoptValueIndex`. One immediate transaction: no write comes between the check and the rebuild. */
+  async adoptValueIndex(family: string, valueIndex: ValueIndex): Promise<boolean> {
+    const name = valueIndexSettingName(family);
+    const declared = valueIndex.toSetting();
+    return this.db.transaction(() => {
+      const stored = this.statement('SELECT value FROM inventory_setting WHERE name = ?').pluck().get(name) as string | undefined;
+      if (stored === declared) return false;
+      const rebuild = !ValueIndex.fromSetting(stored).includes(valueIndex);
+      if (rebuild) {
+        this.statement('DELETE FROM inventory_value WHERE family = ?').run(family);
+        const page = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND seq > ? ORDER BY seq LIMIT ?');
+        let afterSeq = 0;
+        for (;;) {
+          const rows = page.all(family, afterSeq, READ_PAGE_SIZE) as { seq: number; doc: string }[];
+          for (const row of rows) this.insertValues(row.seq, family, JSON.parse(row.doc) as JsonObject, valueIndex);
+          if (rows.length < READ_PAGE_SIZE) break;
+          afterSeq = rows[rows.length - 1].seq;
+        }
+      }
+      this.statement(
+        'INSERT INTO inventory_setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+      ).run(name, declared);
+      return rebuild;
+    }).immediate();
+  }
+
   async ping(): Promise<void> {
     this.statement('SELECT 1').get();
   }
 
-  private insertValues(seq: number, family: string, doc: JsonObject): void {
+  private insertValues(seq: number, family: string, doc: JsonObject, valueIndex: ValueIndex): void {
     const insertValue = this.statement(
       'INSERT INTO inventory_value (seq, family, path, kind, text, num) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    for (const value of indexedValues(doc)) insertValue.run(seq, family, value.path, value.kind, value.text, value.num);
+    for (const value of indexedValues(doc, valueIndex)) insertValue.run(seq, family, value.path, value.kind, value.text, value.num);
   }
 
   private all(fragment: SqlFragment): StoredRow[] {

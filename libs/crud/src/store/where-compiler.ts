@@ -1,6 +1,6 @@
 import { Condition, FieldPath, JsonValue } from '../core/query/query.types';
 import { marks, SqlDialect } from './sql-dialect';
-import { isIndexedPath } from './indexed-values';
+import { ValueIndex } from './value-index';
 
 export interface SqlFragment {
   sql: string;
@@ -19,13 +19,14 @@ export interface CompiledWhere extends SqlFragment {
 const MATCH_ALL: CompiledWhere = { sql: '1=1', params: [], exact: false };
 const MATCH_NONE = (): CompiledWhere => ({ sql: '1=0', params: [], exact: true });
 
-export function compileWhere(condition: Condition, family: string, dialect: SqlDialect): CompiledWhere {
-  return new WhereCompiler(family, dialect).compile(condition);
+export function compileWhere(condition: Condition, family: string, index: ValueIndex, dialect: SqlDialect): CompiledWhere {
+  return new WhereCompiler(family, index, dialect).compile(condition);
 }
 
 class WhereCompiler {
   constructor(
     private readonly family: string,
+    private readonly index: ValueIndex,
     private readonly dialect: SqlDialect,
   ) {}
 
@@ -121,8 +122,11 @@ class WhereCompiler {
   }
 
   private valueMatch(path: FieldPath, predicate: SqlFragment): CompiledWhere {
-    // Values at over-long paths are not indexed: the evaluator decides on every record.
-    if (!isIndexedPath(path.join('.'))) return MATCH_ALL;
+    // A path the family does not index (or an over-long one) has no rows, or, in a database
+    // written under an earlier declaration, rows for some records only: SQL must not decide on
+    // it at all, so it restricts nothing and the evaluator decides on every record. `not` of
+    // such a part is MATCH_ALL as well (see above), never a negated superset.
+    if (!this.index.covers(path)) return MATCH_ALL;
     return {
       sql: `r.seq IN (SELECT v.seq FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${predicate.sql})`,
       params: [this.family, path.join('.'), ...predicate.params],

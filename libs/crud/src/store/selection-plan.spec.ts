@@ -1,0 +1,103 @@
+import Database from 'better-sqlite3';
+import { parseRecordQuery } from '../core/query/query-parser';
+import { JsonObject } from '../core/query/query.types';
+import { RecordSelection, SelectionSpec } from './record-selection';
+import { selectionPlan } from './selection-plan';
+import { readSelection, readSelectionNow } from './selection-reader';
+import { sqliteDialect } from './sql-dialect';
+import { SqliteRecordStore } from './sqlite-record.store';
+import { Clause, createDatabase, insertAll, op, readIds } from './store.fixtures';
+import { ValueIndex } from './value-index';
+import { SqlFragment } from './where-compiler';
+
+/**
+ * Ordering by a path the value index does not hold happens in memory, in passes of bounded
+ * size. With a tiny pass size, results span many passes and pages; they must equal what SQL
+ * orders from a complete index, window for window.
+ */
+const DOCS: JsonObject[] = Array.from({ length: 2600 }, (_, i) => {
+  const doc: JsonObject = { id: `k${String(i).padStart(4, '0')}`, i, group: i % 7, s: `v${(i * 7919) % 2600}` };
+  if (i % 5 === 0) doc.mixed = `t${i % 3}`;
+  else if (i % 5 === 1) doc.mixed = i % 11;
+  else if (i % 5 === 2) doc.mixed = [i % 13, `u${i % 4}`];
+  if (i % 3 === 0) doc.host = { name: `host-${i % 17}` };
+  return doc;
+});
+
+describe('order in memory, in passes (SQLite)', () => {
+  let db: Database.Database;
+  let store: SqliteRecordStore;
+  let queries: { rows(fragment: SqlFragment): never[]; seqs(fragment: SqlFragment): number[] };
+
+  beforeAll(async () => {
+    db = createDatabase();
+    store = new SqliteRecordStore(db);
+    await insertAll(store, 'bulk', DOCS);
+    queries = {
+      rows: (fragment) => db.prepare(fragment.sql).all(...fragment.params) as never[],
+      seqs: (fragment) => db.prepare(fragment.sql).pluck().all(...fragment.params) as number[],
+    };
+  });
+  afterAll(() => db.close());
+
+  const spec = (query: Clause, valueIndex: ValueIndex): SelectionSpec => ({
+    family: 'bulk',
+    valueIndex,
+    ...parseRecordQuery(query, { allowSelect: false }),
+  });
+  const inMemory = (query: Clause, passSize: number) => {
+    const selection = new RecordSelection(spec(query, ValueIndex.of(['i'])), sqliteDialect);
+    expect(selection.orderInSql).toBe(false);
+    return [...readSelectionNow(selectionPlan(selection, 'read', passSize), queries)].flat().map((row) => row.id);
+  };
+  const bySql = (query: Clause) => readIds(store, spec(query, ValueIndex.EVERY_PATH));
+
+  const ORDERS: Clause[][] = [
+    [{ target: 'mixed', mode: 'asc' }],
+    [{ target: 'mixed', mode: 'desc' }],
+    [{ target: 'group', mode: 'desc' }, { target: 's', mode: 'asc' }],
+    [{ target: 'host.name' }, { target: 'id', mode: 'desc' }],
+    [{ target: 'i', mode: 'desc' }, { target: 'group' }],
+  ];
+  const WINDOWS: (Clause | undefined)[] = [undefined, { from: 0, to: 9 }, { from: 995, to: 1014 }, { from: 2590, to: 2700 }, { from: 3000, to: 3001 }];
+  const WHERES: (Clause | undefined)[] = [undefined, op('gt', 'group', 3), { not: op('reg_exp', 's', 'v1.*') }];
+
+  // Each pass scans every candidate again, so tiny passes get tiny windows.
+  it('answers as SQL does with passes of one record', async () => {
+    for (const order of ORDERS) {
+      const query: Clause = { order, limit: { from: 5, to: 14 }, where: op('gt', 'group', 3) };
+      expect({ query, ids: inMemory(query, 1) }).toEqual({ query, ids: await bySql(query) });
+    }
+  });
+
+  it.each([250, 100_000])('answers as SQL does with passes of %i', async (passSize) => {
+    for (const order of ORDERS) {
+      for (const limit of WINDOWS) {
+        for (const where of WHERES) {
+          const query: Clause = { order, ...(limit && { limit }), ...(where && { where }) };
+          expect({ query, ids: inMemory(query, passSize) }).toEqual({ query, ids: await bySql(query) });
+        }
+      }
+    }
+  });
+
+  it('reads through the store the same way, pausing between pages so other requests get in', async () => {
+    const query: Clause = { order: [{ target: 'mixed', mode: 'desc' }], where: op('lt', 'group', 5) };
+    const selection = new RecordSelection(spec(query, ValueIndex.of([])), sqliteDialect);
+    let pauses = 0;
+    const ids: string[] = [];
+    for await (const page of readSelection(selectionPlan(selection, 'read'), { ...queries, betweenPages: async () => pauses++ })) {
+      ids.push(...page.map((row) => row.id));
+    }
+    expect(ids).toEqual(await bySql(query));
+    expect(pauses).toBeGreaterThanOrEqual(2);
+    expect(await readIds(store, spec(query, ValueIndex.of([])))).toEqual(ids);
+  });
+
+  it('deletes in the order and window SQL would', async () => {
+    const query: Clause = { order: [{ target: 'mixed', mode: 'asc' }], where: op('gt', 'group', 4), limit: { from: 3, to: 1200 } };
+    const expected = await bySql(query);
+    expect(await store.delete(spec(query, ValueIndex.of([])))).toEqual(expected);
+    expect(await bySql(query)).toEqual([]);
+  });
+});

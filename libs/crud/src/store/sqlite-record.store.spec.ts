@@ -1,0 +1,50 @@
+import Database from 'better-sqlite3';
+import { SqliteRecordStore } from './sqlite-record.store';
+import { createDatabase, eq, insertAll, parseWhere, readIds } from './store.fixtures';
+import { ValueIndex } from './value-index';
+
+/** What happens to a family's stored value rows when its declaration changes between starts. */
+describe('adopting a value index (SQLite)', () => {
+  let db: Database.Database;
+  let store: SqliteRecordStore;
+  const docs = Array.from({ length: 2500 }, (_, i) => ({ id: `e${i}`, source: `s${i % 10}`, timestamp: `t${i}`, host: { name: `h${i % 3}` } }));
+  const paths = () => db.prepare("SELECT DISTINCT path FROM inventory_value WHERE family = 'event' ORDER BY path").pluck().all();
+  const setting = () => db.prepare("SELECT value FROM inventory_setting WHERE name = 'value_index:event'").pluck().get();
+  const hostH1 = (valueIndex: ValueIndex) => readIds(store, { family: 'event', valueIndex, where: parseWhere(eq('host.name', 'h1')) });
+  const expectedH1 = docs.filter((doc) => doc.host.name === 'h1').map((doc) => doc.id);
+
+  beforeEach(async () => {
+    db = createDatabase();
+    store = new SqliteRecordStore(db);
+    // Written before declarations existed: every path has rows, and there is no setting.
+    await insertAll(store, 'event', docs, ValueIndex.EVERY_PATH);
+    await insertAll(store, 'other', [{ id: 'o1', host: { name: 'h1' } }], ValueIndex.EVERY_PATH);
+  });
+  afterEach(() => db.close());
+
+  it('declaring fewer paths rebuilds nothing: the extra rows are never consulted', async () => {
+    const declared = ValueIndex.of(['source', 'timestamp']);
+    expect(await store.adoptValueIndex('event', declared)).toBe(false);
+    expect(setting()).toBe('["source","timestamp"]');
+    expect(paths()).toEqual(['host', 'host.name', 'source', 'timestamp']);
+    expect(await hostH1(declared)).toEqual(expectedH1);
+    expect(await store.adoptValueIndex('event', declared)).toBe(false);
+  });
+
+  it('declaring a path the rows were not written for rebuilds the family, and only it', async () => {
+    await store.adoptValueIndex('event', ValueIndex.of(['source', 'timestamp']));
+    await insertAll(store, 'event', [{ id: 'late', source: 's1', host: { name: 'h1' } }], ValueIndex.of(['source', 'timestamp']));
+
+    const wider = ValueIndex.of(['source', 'host.name']);
+    expect(await store.adoptValueIndex('event', wider)).toBe(true);
+    expect(setting()).toBe('["host.name","source"]');
+    expect(paths()).toEqual(['host.name', 'source']);
+    // The record written under the narrower declaration is found through SQL now too.
+    expect(await hostH1(wider)).toEqual([...expectedH1, 'late']);
+    expect(db.prepare("SELECT COUNT(*) FROM inventory_value WHERE family = 'other'").pluck().get()).toBe(2);
+
+    expect(await store.adoptValueIndex('event', ValueIndex.EVERY_PATH)).toBe(true);
+    expect(paths()).toEqual(['host', 'host.name', 'source', 'timestamp']);
+    expect(setting()).toBe('*');
+  });
+});

@@ -1,0 +1,106 @@
+import { parseFieldPath } from '../core/query/field-path';
+import { QueryError } from '../core/query/query-error';
+import { FieldPath } from '../core/query/query.types';
+
+/**
+ * Longer paths are not indexed, which keeps every index entry inside PostgreSQL's B-tree row
+ * limit; a query on such a path is answered by the in-memory evaluator instead.
+ */
+export const MAX_INDEXED_PATH_LENGTH = 256;
+
+/** How a family's declaration is kept in `inventory_setting` when it indexes every path. */
+const EVERY_PATH_SETTING = '*';
+
+/**
+ * Which paths of a family's records have rows in the value index. Writing those rows is most of
+ * the cost of an insert, so a high-volume family declares the few paths it is filtered on; every
+ * other path is still queryable, by the in-memory evaluator and never by SQL.
+ *
+ * A declared path holds its whole subtree: declaring `host` indexes `host`, `host.name` and
+ * anything below, as the indexer always did for an object; declaring `host.name` alone indexes
+ * neither `host` nor `host.ip`. Without a declaration every path is held.
+ */
+export class ValueIndex {
+  static readonly EVERY_PATH = new ValueIndex(undefined);
+
+  /** Strict ancestors of declared paths: the indexer must walk through them, not write them. */
+  private readonly ancestors?: ReadonlySet<string>;
+
+  private constructor(private readonly declared: ReadonlySet<string> | undefined) {
+    if (!declared) return;
+    const ancestors = new Set<string>();
+    for (const path of declared) {
+      for (let dot = path.indexOf('.'); dot !== -1; dot = path.indexOf('.', dot + 1)) ancestors.add(path.slice(0, dot));
+    }
+    this.ancestors = ancestors;
+  }
+
+  /** A family's `indexedPaths` (dotted, as in queries); undefined means every path. */
+  static of(indexedPaths: readonly string[] | undefined): ValueIndex {
+    if (indexedPaths === undefined) return ValueIndex.EVERY_PATH;
+    for (const path of indexedPaths) {
+      try {
+        parseFieldPath(path, 'an indexed path');
+      } catch (error) {
+        // A family's declaration is code: a bad one must stop the start, not answer 400 later.
+        if (error instanceof QueryError) throw new Error(`indexedPaths: ${error.message}`);
+        throw error;
+      }
+    }
+    return new ValueIndex(new Set(indexedPaths));
+  }
+
+  /** The inverse of `toSetting`; no setting means data written before declarations existed, which indexed every path. */
+  static fromSetting(setting: string | undefined): ValueIndex {
+    if (setting === undefined || setting === EVERY_PATH_SETTING) return ValueIndex.EVERY_PATH;
+    return ValueIndex.of(JSON.parse(setting) as string[]);
+  }
+
+  toSetting(): string {
+    return this.declared ? JSON.stringify([...this.declared].sort()) : EVERY_PATH_SETTING;
+  }
+
+  /** Whether values at `path` have rows, given whether its parent's values have them. */
+  holds(path: string, parentHeld: boolean): boolean {
+    return isIndexedPath(path) && (parentHeld || !this.declared || this.declared.has(path));
+  }
+
+  /** Whether a path that is not held may still have held paths below it. */
+  leadsTo(path: string): boolean {
+    return isIndexedPath(path) && this.ancestors !== undefined && this.ancestors.has(path);
+  }
+
+  /** Whether SQL may answer a condition on `path`: every value at it has its row. */
+  covers(path: FieldPath): boolean {
+    if (!isIndexedPath(path.join('.'))) return false;
+    if (!this.declared) return true;
+    for (let length = 1; length <= path.length; length++) {
+      if (this.declared.has(path.slice(0, length).join('.'))) return true;
+    }
+    return false;
+  }
+
+  /** Whether every path `other` holds is held here too, so rows written under this index serve `other`. */
+  includes(other: ValueIndex): boolean {
+    if (!this.declared) return true;
+    if (!other.declared) return false;
+    return [...other.declared].every((path) => this.covers(path.split('.')));
+  }
+}
+
+/**
+ * The `inventory_setting` row naming the paths a family's stored value rows are complete for.
+ * Rows are written under the declaration of the code running at the time, so when a deployment
+ * declares a path the stored rows were not written for, records written before lack its rows
+ * and SQL would miss them: `RecordStore.adoptValueIndex` then rebuilds the family's rows at
+ * start-up. Declaring fewer paths needs no rebuild: rows for paths no longer declared are never
+ * consulted (SQL only ever asks about declared paths), so they are harmless. No row means the
+ * data predates declarations, when every path was indexed.
+ */
+export function valueIndexSettingName(family: string): string {
+  return `value_index:${family}`;
+}
+
+function isIndexedPath(path: string): boolean {
+  return path.length <= MAX_INDEXED_PATH_LENGTH;
+}

@@ -100,6 +100,7 @@ export class RecordSelection {
   /**
    * Ordering by a field uses its smallest (ascending) or largest (descending) value in the
    * value index: numbers first and numerically, then text bytewise, then records without it.
+   * Only for paths the index holds (`orderInSql`); `MemoryOrder` is the same rule in memory.
    */
   private orderBy(): SqlFragment {
     const terms: string[] = [];

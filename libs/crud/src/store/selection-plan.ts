@@ -73,6 +73,7 @@ function* arrivalPages(selection: RecordSelection): SelectionPlan {
  */
 function* memoryOrdered(selection: RecordSelection, passSize: number): SelectionPlan {
   const { offset, count } = selection.spec;
+  if (count === 0) return;
   const end = count === undefined ? Number.MAX_SAFE_INTEGER : offset + count;
   const order = new MemoryOrder(selection.spec.order);
   let position = 0;

@@ -204,13 +204,12 @@ describe('compiled SQL', () => {
     it('an and keeps the restriction of its declared part', () => {
       const compiled = compile({ and: [eq('source', 'a'), eq('n', 5)] });
       expect(compiled.exact).toBe(false);
+      expect(compiled.sql).not.toContain('1=1');
       expect(compiled.params).toEqual([FAMILY, 'source', 'a']);
     });
 
     it('an or with an undeclared part, and not of it, restrict nothing', () => {
-      const or = compile({ or: [eq('source', 'a'), eq('n', 5)] });
-      expect(or.exact).toBe(false);
-      expect(or.sql).toContain('1=1');
+      expect(compile({ or: [eq('source', 'a'), eq('n', 5)] })).toEqual({ sql: '1=1', params: [], exact: false });
       // NOT of a superset is not a superset: the whole negation goes to the evaluator.
       expect(compile({ not: { or: [eq('source', 'a'), eq('n', 5)] } })).toEqual({ sql: '1=1', params: [], exact: false });
       expect(compile({ not: { and: [eq('source', 'a'), eq('n', 5)] } })).toEqual({ sql: '1=1', params: [], exact: false });

@@ -35,10 +35,14 @@ class WhereCompiler {
       case 'and':
       case 'or': {
         const parts = condition.clauses.map((clause) => this.compile(clause));
+        // A part that restricts nothing (e.g. on a path the family does not index) makes an `or`
+        // restrict nothing, and adds nothing to an `and`.
+        const restricting = parts.filter((part) => part !== MATCH_ALL);
+        if (restricting.length === 0 || (condition.kind === 'or' && restricting.length < parts.length)) return MATCH_ALL;
         const joiner = condition.kind === 'and' ? ' AND ' : ' OR ';
         return {
-          sql: `(${parts.map((part) => part.sql).join(joiner)})`,
-          params: parts.flatMap((part) => part.params),
+          sql: `(${restricting.map((part) => part.sql).join(joiner)})`,
+          params: restricting.flatMap((part) => part.params),
           exact: parts.every((part) => part.exact),
         };
       }

@@ -32,6 +32,9 @@ export function dataSourceOptions(database: AppConfig['database']): DataSourceOp
       // WAL with synchronous=NORMAL: a committed write survives the process being killed.
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
+      // Checkpoint every ~40 MB of WAL instead of 4 MB: a page rewritten by many batches is
+      // copied into the database once per checkpoint (measured: batch ingest +20–45%).
+      db.pragma('wal_autocheckpoint = 10000');
     },
   };
 }

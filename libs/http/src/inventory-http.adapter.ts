@@ -19,7 +19,7 @@ const MAX_PARAM_LENGTH = 4096;
  * - a known path asked with another method answers 405 with `Allow`, for every controller,
  *   without a catch-all route in each.
  * Fastify rather than Express: on the same machine, the bare Nest app answers 60k req/s on
- * Fastify and 8k on Express (README, Performance).
+ * Fastify and 8k on Express (README, design notes).
  */
 export class InventoryHttpAdapter extends FastifyAdapter {
   private readonly methodsByPath = new Map<string, Set<Method>>();

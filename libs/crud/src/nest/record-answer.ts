@@ -10,7 +10,7 @@ import { StoredRow } from '../store/record-selection';
  *
  * Handlers call these directly rather than through a Nest interceptor: on Node 20 each
  * interceptor costs two `AsyncResource.bind` per request (7.6 µs each, measured), which took a
- * bare Nest app on Fastify from 60k to 12k req/s (README, Performance).
+ * bare Nest app on Fastify from 60k to 12k req/s (README, design notes).
  */
 export function writeAnswer({ operation, outcomes }: WriteResult): HttpAnswer {
   const status = answerStatus(operation, outcomes);

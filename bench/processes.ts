@@ -7,8 +7,8 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../test/support/service-process';
 import type { LoadReply, LoadRequest } from './protocol';
 
 export const ROOT = join(__dirname, '..');
@@ -26,15 +26,6 @@ function pinned(core: string, args: string[]): [string, string[]] {
 
 /** ts-node for the bench's own TypeScript (raw server, load generator): compiled once at start, no effect on the hot path. */
 const TS_NODE = [process.execPath, '-r', 'ts-node/register/transpile-only'];
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
 
 /** Compiles the service the way `npm run build` does, into bench/tmp/dist. */
 export function buildService(): void {

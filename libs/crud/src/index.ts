@@ -13,6 +13,7 @@ export * from './core/outcome/write-outcome';
 export * from './core/outcome/messages';
 export * from './core/validation/validation-messages';
 export * from './core/validation/schema-decorators';
+export * from './core/fields/field-rules.decorators';
 export * from './core/validation/record-validator';
 export * from './core/validation/record-problems';
 export * from './store/record-store';

@@ -46,3 +46,21 @@ export function IsStringOrStringList(options?: ValidationOptions): PropertyDecor
       },
     });
 }
+
+/**
+ * One object or a list of them (the original's `operations` took both forms over its life).
+ * Pair it with `@ValidateNested()` and `@Type(...)`: class-validator checks a single object and
+ * each element of a list alike, so problems read `operations.actions.0.id` or `operations.0.actions.0.id`.
+ */
+export function IsObjectOrList(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isObjectOrList',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: 'must be an object or a list of objects', ...options },
+      validator: {
+        validate: (value: unknown) => isPlainObject(value) || (Array.isArray(value) && value.every((item) => isPlainObject(item))),
+      },
+    });
+}

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module, ModuleMetadata, Provider } from '@nestjs
 import { FamilyDefinition } from '../service/family-definition';
 import { RecordService } from '../service/record.service';
 import { RecordStore } from '../store/record-store';
+import { FamilyRegistry } from '../service/family-registry';
 import { createRecordController, recordServiceToken } from './record-controller.factory';
 
 export interface CrudRootOptions extends Pick<ModuleMetadata, 'imports'> {
@@ -19,14 +20,20 @@ export interface CrudRootOptions extends Pick<ModuleMetadata, 'imports'> {
 export class CrudModule {
   static forRoot(options: CrudRootOptions): DynamicModule {
     const store: Provider = { provide: RecordStore, useFactory: options.useFactory, inject: options.inject ?? [] };
-    return { module: CrudModule, imports: options.imports ?? [], providers: [store], exports: [RecordStore], global: true };
+    return {
+      module: CrudModule,
+      imports: options.imports ?? [],
+      providers: [store, FamilyRegistry],
+      exports: [RecordStore, FamilyRegistry],
+      global: true,
+    };
   }
 
   static forFeature(family: FamilyDefinition): DynamicModule {
     const service: Provider = {
       provide: recordServiceToken(family),
-      useFactory: (store: RecordStore) => new RecordService(store, family),
-      inject: [RecordStore],
+      useFactory: (store: RecordStore, families: FamilyRegistry) => new RecordService(store, family, families),
+      inject: [RecordStore, FamilyRegistry],
     };
     return {
       module: class {},

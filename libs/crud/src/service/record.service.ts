@@ -8,7 +8,9 @@ import { parseRecordQuery } from '../core/query/query-parser';
 import { validateRecord } from '../core/validation/record-validator';
 import { RecordProblems } from '../core/validation/record-problems';
 import { ValidationProblems } from '../core/validation/validation-messages';
-import { NewRecord, RecordStore } from '../store/record-store';
+import { InsertOutcome, MissingReference, NewRecord, RecordReference, RecordStore, UpdateWrite } from '../store/record-store';
+import { RecordRules } from '../core/fields/record-rules';
+import { FamilyRegistry } from './family-registry';
 import { SelectionSpec, StoredRow } from '../store/record-selection';
 import { ValueIndex } from '../store/value-index';
 import { FamilyDefinition } from './family-definition';
@@ -33,17 +35,29 @@ export interface ReadResult {
 export class RecordService {
   private readonly messages: ResourceMessages;
   private readonly valueIndex: ValueIndex;
+  private readonly rules: RecordRules;
 
   constructor(
     private readonly store: RecordStore,
     readonly family: FamilyDefinition,
+    private readonly families: FamilyRegistry,
   ) {
     this.messages = new ResourceMessages(family.resourceName);
     this.valueIndex = ValueIndex.of(family.indexedPaths);
+    this.rules = RecordRules.of(family.schema);
+    families.add(family);
   }
 
-  /** Nest calls this before the app serves: the stored value rows must match the declaration first. */
+  /**
+   * Nest calls this before the app serves, once every family is registered: a reference to an
+   * index no family serves stops the start, and the stored value rows must match the declaration.
+   */
   async onModuleInit(): Promise<void> {
+    for (const index of this.rules.referencedIndexes) {
+      if (!this.families.get(index)) {
+        throw new Error(`${this.family.resourceName} references the index "${index}", but no registered family uses it`);
+      }
+    }
     await this.store.adoptValueIndex(this.family.index, this.valueIndex);
   }
 
@@ -69,9 +83,7 @@ export class RecordService {
       this.valueIndex,
     );
     accepted.forEach(({ index, record }, position) => {
-      outcomes[index] = inserted[position]
-        ? new WriteOutcome(201, this.messages.created(record.id))
-        : new WriteOutcome(406, ID_ALREADY_FOUND);
+      outcomes[index] = this.insertOutcome(record.id, inserted[position]);
     });
     return { operation: 'create', outcomes };
   }
@@ -85,7 +97,7 @@ export class RecordService {
       if (target instanceof WriteOutcome) outcomes[index] = target;
       else targets.push({ index, ...target });
     });
-    await this.store.update(
+    const refused = await this.store.update(
       this.family.index,
       targets.map((target) => target.id),
       (position, current) => {
@@ -96,6 +108,9 @@ export class RecordService {
       },
       this.valueIndex,
     );
+    refused.forEach((refusal, position) => {
+      if (refusal) outcomes[targets[position].index] = invalid(this.missingProblems(refusal));
+    });
     return { operation: 'update', outcomes };
   }
 
@@ -142,11 +157,43 @@ export class RecordService {
     if (!isPlainObject(item)) return invalid({ record: 'must be an object' });
     const problems: ValidationProblems = {};
     const id = this.resolveId(pathId, item, problems) ?? generateRecordId();
-    const doc = item.id === undefined ? { id, ...item } : item;
-    reservedKeyProblems(doc, '', problems);
+    const sent = item.id === undefined ? { id, ...item } : item;
+    reservedKeyProblems(sent, '', problems);
+    if (this.rules.isEmpty) {
+      Object.assign(problems, validateRecord(this.family.schema, sent));
+      if (Object.keys(problems).length > 0) return invalid(problems);
+      return { id, doc: sent };
+    }
+    Object.assign(problems, this.rules.serverSetProblems(sent));
+    const doc = this.rules.withDefaults(this.rules.convert(sent));
     Object.assign(problems, validateRecord(this.family.schema, doc));
     if (Object.keys(problems).length > 0) return invalid(problems);
-    return { id, doc };
+    const stored = this.rules.withoutWriteOnly(doc);
+    return { id, doc: stored, requires: this.requiredRecords(stored) };
+  }
+
+  /** What the reference fields of `record` name, leaving out what `stored` already named at the same path. */
+  private requiredRecords(record: JsonObject, stored?: JsonObject): RecordReference[] {
+    return this.rules
+      .references(record, stored)
+      .flatMap((check) => check.ids.map((id) => ({ family: check.index, id, field: check.path })));
+  }
+
+  private insertOutcome(id: string, inserted: InsertOutcome): WriteOutcome {
+    if (inserted === 'inserted') return new WriteOutcome(201, this.messages.created(id));
+    if (inserted === 'duplicate') return new WriteOutcome(406, ID_ALREADY_FOUND);
+    return invalid(this.missingProblems(inserted));
+  }
+
+  /** `{"type_id": "Execution environment type with id=x not found"}`: the first missing record of each field. */
+  private missingProblems(refusal: MissingReference): ValidationProblems {
+    const problems: ValidationProblems = {};
+    for (const reference of refusal.missing) {
+      const field = reference.field ?? reference.family;
+      const target = this.families.get(reference.family);
+      problems[field] ??= new ResourceMessages(target?.resourceName ?? reference.family).notFound(reference.id);
+    }
+    return problems;
   }
 
   private updateTarget(pathId: string | undefined, item: unknown): { id: string; patch: JsonObject } | WriteOutcome {
@@ -154,6 +201,7 @@ export class RecordService {
     const problems: ValidationProblems = {};
     const id = this.resolveId(pathId, item, problems);
     if (id === undefined && !problems.id) problems.id = 'required';
+    if (id !== undefined && !this.rules.isEmpty) Object.assign(problems, this.rules.serverSetProblems(item));
     if (Object.keys(problems).length > 0 || id === undefined) return invalid(problems);
     const patch = { ...item };
     delete patch.id;
@@ -181,19 +229,24 @@ export class RecordService {
     id: string,
     patch: JsonObject,
     current: JsonObject | undefined,
-  ): { outcome: WriteOutcome; write?: JsonObject } {
+  ): { outcome: WriteOutcome; write?: UpdateWrite } {
     if (!current) return { outcome: new WriteOutcome(406, ID_NOT_FOUND) };
     let merged: JsonObject;
     try {
-      merged = mergeRecord(current, patch);
+      merged = mergeRecord(current, patch, { replaced: this.rules.replacedOnUpdate });
     } catch (error) {
       if (error instanceof RecordProblems) return { outcome: invalid(error.problems) };
       throw error;
     }
-    const problems = validateRecord(this.family.schema, merged);
-    if (problems) return { outcome: invalid(problems) };
+    if (!this.rules.isEmpty) merged = this.rules.withDefaults(this.rules.convert(merged));
+    const problems = { ...this.rules.readOnlyProblems(current, merged), ...validateRecord(this.family.schema, merged) };
+    if (Object.keys(problems).length > 0) return { outcome: invalid(problems) };
+    merged = this.rules.withoutWriteOnly(merged);
     if (jsonEquals(merged, current)) return { outcome: new WriteOutcome(304, this.messages.notModified(id)) };
-    return { outcome: new WriteOutcome(200, this.messages.updated(id)), write: merged };
+    return {
+      outcome: new WriteOutcome(200, this.messages.updated(id)),
+      write: { doc: merged, requires: this.requiredRecords(merged, current) },
+    };
   }
 
   private notFound(pathId: string | undefined): RecordNotFoundError {

@@ -2,7 +2,17 @@ import type { Pool, PoolClient } from 'pg';
 import { JsonObject } from '../core/query/query.types';
 import { indexedValues } from './indexed-values';
 import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
-import { NewRecord, READ_PAGE_SIZE, RecordStore, StoreUnavailableError, UpdateDecision } from './record-store';
+import {
+  InsertOutcome,
+  MissingReference,
+  NewRecord,
+  READ_PAGE_SIZE,
+  RecordReference,
+  RecordStore,
+  StoreUnavailableError,
+  UpdateDecision,
+  UpdateWrite,
+} from './record-store';
 import { selectionPlan } from './selection-plan';
 import { readSelection, SelectionQueries } from './selection-reader';
 import { encodePostgresText, postgresDialect, toPostgresPlaceholders } from './sql-dialect';
@@ -26,29 +36,40 @@ export class PostgresRecordStore extends RecordStore {
     return readSelection(selectionPlan(new RecordSelection(spec, postgresDialect), 'read'), this.queries(this.pool));
   }
 
-  async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<boolean[]> {
+  async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
     if (records.length === 0) return [];
     return this.transaction(async (client) => {
+      const present = await this.lockReferences(client, records.flatMap((record) => record.requires ?? []));
+      const missing = records.map((record) => (record.requires ?? []).filter((reference) => !present.has(referenceKey(reference))));
+      const writable = records.filter((_record, position) => missing[position].length === 0);
       const inserted = await client.query<{ seq: string; id: string }>(
         `INSERT INTO inventory_record (family, id, doc)
          SELECT $1, u.id, u.doc::json FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(id, doc, position)
          ORDER BY u.position
          ON CONFLICT (family, id) DO NOTHING RETURNING seq, id`,
-        [family, records.map((record) => record.id), records.map((record) => JSON.stringify(record.doc))],
+        [family, writable.map((record) => record.id), writable.map((record) => JSON.stringify(record.doc))],
       );
       const seqById = new Map(inserted.rows.map((row) => [row.id, Number(row.seq)]));
       await this.insertValues(
         client,
         family,
-        records.filter((record) => seqById.has(record.id)).map((record) => ({ seq: seqById.get(record.id)!, doc: record.doc })),
+        writable.filter((record) => seqById.has(record.id)).map((record) => ({ seq: seqById.get(record.id)!, doc: record.doc })),
         valueIndex,
       );
-      return records.map((record) => seqById.has(record.id));
+      return records.map((record, position): InsertOutcome => {
+        if (missing[position].length > 0) return { missing: missing[position] };
+        return seqById.has(record.id) ? 'inserted' : 'duplicate';
+      });
     });
   }
 
-  async update(family: string, ids: readonly string[], decide: UpdateDecision, valueIndex: ValueIndex): Promise<void> {
-    await this.transaction(async (client) => {
+  async update(
+    family: string,
+    ids: readonly string[],
+    decide: UpdateDecision,
+    valueIndex: ValueIndex,
+  ): Promise<(MissingReference | undefined)[]> {
+    return this.transaction(async (client) => {
       // Locking in id order keeps two batches that touch the same records from deadlocking.
       const locked = await client.query<{ seq: string; id: string; doc: string }>(
         'SELECT seq, id, doc::text AS doc FROM inventory_record WHERE family = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE',
@@ -56,14 +77,21 @@ export class PostgresRecordStore extends RecordStore {
       );
       const current = new Map(locked.rows.map((row) => [row.id, { seq: Number(row.seq), doc: JSON.parse(row.doc) as JsonObject }]));
       const changed = new Map<string, { seq: number; doc: JsonObject }>();
-      ids.forEach((id, index) => {
+      const refused: (MissingReference | undefined)[] = new Array(ids.length);
+      for (const [index, id] of ids.entries()) {
         const record = current.get(id);
-        const next = decide(index, record?.doc);
-        if (!record || !next) return;
-        record.doc = next;
+        const next: UpdateWrite | undefined = decide(index, record?.doc);
+        if (!record || !next) continue;
+        // Checked item by item: a later item of the batch merges onto this one only if it is written.
+        const missing = await this.missing(client, next.requires);
+        if (missing.length > 0) {
+          refused[index] = { missing };
+          continue;
+        }
+        record.doc = next.doc;
         changed.set(id, record);
-      });
-      if (changed.size === 0) return;
+      }
+      if (changed.size === 0) return refused;
       const rows = [...changed.values()];
       await client.query(
         'UPDATE inventory_record r SET doc = u.doc::json FROM unnest($1::bigint[], $2::text[]) AS u(seq, doc) WHERE r.seq = u.seq',
@@ -71,7 +99,31 @@ export class PostgresRecordStore extends RecordStore {
       );
       await client.query('DELETE FROM inventory_value WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
       await this.insertValues(client, family, rows, valueIndex);
+      return refused;
     });
+  }
+
+  /**
+   * The required records that exist, each locked FOR KEY SHARE until the transaction ends: a
+   * concurrent DELETE of one waits for this write to commit (or, if it committed first, the row
+   * is not found here), while updates of the target's document do not conflict with the lock.
+   */
+  private async lockReferences(client: PoolClient, references: readonly RecordReference[]): Promise<Set<string>> {
+    if (references.length === 0) return new Set();
+    const unique = [...new Map(references.map((reference) => [referenceKey(reference), reference])).values()];
+    const found = await client.query<{ family: string; id: string }>(
+      `SELECT family, id FROM inventory_record
+       WHERE (family, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+       ORDER BY family, id FOR KEY SHARE`,
+      [unique.map((reference) => reference.family), unique.map((reference) => reference.id)],
+    );
+    return new Set(found.rows.map(referenceKey));
+  }
+
+  private async missing(client: PoolClient, requires: readonly RecordReference[] | undefined): Promise<RecordReference[]> {
+    if (!requires || requires.length === 0) return [];
+    const present = await this.lockReferences(client, requires);
+    return requires.filter((reference) => !present.has(referenceKey(reference)));
   }
 
   async delete(spec: SelectionSpec): Promise<string[]> {
@@ -183,7 +235,22 @@ export class PostgresRecordStore extends RecordStore {
     }
   }
 
+  /**
+   * One transaction, retried when PostgreSQL chose it as a deadlock victim: a delete locks the
+   * rows it matches in its own order while writes key-share-lock the records they reference,
+   * and the two can cross. `work` is run again from the start, so it must not keep state.
+   */
   private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.transactionOnce(work);
+      } catch (error) {
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= DEADLOCK_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async transactionOnce<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     let client: PoolClient;
     try {
       client = await this.pool.connect();
@@ -202,6 +269,13 @@ export class PostgresRecordStore extends RecordStore {
       client.release();
     }
   }
+}
+
+const DEADLOCK_DETECTED = '40P01';
+const DEADLOCK_ATTEMPTS = 3;
+
+function referenceKey(reference: RecordReference): string {
+  return `${reference.family}\u0000${reference.id}`;
 }
 
 function translate(error: unknown): unknown {

@@ -2,17 +2,40 @@ import { JsonObject } from '../core/query/query.types';
 import { SelectionSpec, StoredRow } from './record-selection';
 import { ValueIndex } from './value-index';
 
+/** A record of some family, named by its index and id: what a reference field points at. */
+export interface RecordReference {
+  family: string;
+  id: string;
+  /** The field of the writing record that names it, for the caller's message; the store ignores it. */
+  field?: string;
+}
+
 export interface NewRecord {
   id: string;
   doc: JsonObject;
+  /** Records that must exist when this one is written, checked in the same transaction. */
+  requires?: readonly RecordReference[];
+}
+
+/** Why a write did not happen although the item was valid: the required records that do not exist. */
+export interface MissingReference {
+  missing: RecordReference[];
+}
+
+export type InsertOutcome = 'inserted' | 'duplicate' | MissingReference;
+
+export interface UpdateWrite {
+  doc: JsonObject;
+  /** As for `NewRecord.requires`: the write happens only if all of them exist. */
+  requires?: readonly RecordReference[];
 }
 
 /**
  * Called once per update item, in order, inside the store's transaction, with the record as it
- * stands at that moment (after earlier items of the same batch). Returns the record to write, or
- * undefined to leave it as it is. Must not throw: per-item failures are the caller's outcomes.
+ * stands at that moment (after earlier items of the same batch). Returns what to write, or
+ * undefined to leave the record as it is. Must not throw: per-item failures are the caller's outcomes.
  */
-export type UpdateDecision = (index: number, current: JsonObject | undefined) => JsonObject | undefined;
+export type UpdateDecision = (index: number, current: JsonObject | undefined) => UpdateWrite | undefined;
 
 /** Thrown by a store when the database cannot be reached: the HTTP layer answers 503. */
 export class StoreUnavailableError extends Error {
@@ -30,11 +53,19 @@ export abstract class RecordStore {
   /** Rows of the selection in query order, a page at a time; an empty selection yields nothing. */
   abstract read(selection: SelectionSpec): AsyncIterable<StoredRow[]>;
   /**
-   * Inserts each record unless its id exists; answers, per record, whether it was inserted.
+   * Inserts each record unless its id exists or a record it requires does not; answers per
+   * record. The check of `requires` and the write are one transaction, and the required rows
+   * stay locked until it commits, so a concurrent delete of one cannot slip in between.
    * `valueIndex` says which value rows to write; reads of the family must use the same one.
    */
-  abstract insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<boolean[]>;
-  abstract update(family: string, ids: readonly string[], decide: UpdateDecision, valueIndex: ValueIndex): Promise<void>;
+  abstract insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]>;
+  /** Answers, per item, the required record that was missing (so nothing was written), if any. */
+  abstract update(
+    family: string,
+    ids: readonly string[],
+    decide: UpdateDecision,
+    valueIndex: ValueIndex,
+  ): Promise<(MissingReference | undefined)[]>;
   /** Deletes the selection in one transaction; answers the deleted ids in query order. */
   abstract delete(selection: SelectionSpec): Promise<string[]>;
   /**

@@ -44,7 +44,9 @@ export class SqliteGroupCommit {
     this.pending = [];
     let settled: Settled[];
     try {
-      settled = this.group(jobs);
+      // IMMEDIATE takes the write lock at BEGIN: a check a write depends on (an id, a referenced
+      // record) cannot be invalidated by another connection before the commit.
+      settled = this.group.immediate(jobs);
     } catch (error) {
       for (const job of jobs) job.reject(error);
       return;

@@ -3,7 +3,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { JsonObject } from '../core/query/query.types';
 import { indexedValues } from './indexed-values';
 import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
-import { NewRecord, READ_PAGE_SIZE, RecordStore, UpdateDecision } from './record-store';
+import { InsertOutcome, MissingReference, NewRecord, READ_PAGE_SIZE, RecordReference, RecordStore, UpdateDecision } from './record-store';
 import { selectionPlan } from './selection-plan';
 import { readSelection, readSelectionNow } from './selection-reader';
 import { sqliteDialect } from './sql-dialect';
@@ -35,34 +35,54 @@ export class SqliteRecordStore extends RecordStore {
     });
   }
 
-  async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<boolean[]> {
+  async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
     const insertRecord = this.statement(
       'INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING',
     );
     return this.writes.run(() =>
-      records.map((record) => {
+      records.map((record): InsertOutcome => {
+        const missing = this.missing(record.requires);
+        if (missing.length > 0) return { missing };
         const result = insertRecord.run(family, record.id, JSON.stringify(record.doc));
-        if (result.changes === 0) return false;
+        if (result.changes === 0) return 'duplicate';
         this.insertValues(Number(result.lastInsertRowid), family, record.doc, valueIndex);
-        return true;
+        return 'inserted';
       }),
     );
   }
 
-  async update(family: string, ids: readonly string[], decide: UpdateDecision, valueIndex: ValueIndex): Promise<void> {
+  async update(
+    family: string,
+    ids: readonly string[],
+    decide: UpdateDecision,
+    valueIndex: ValueIndex,
+  ): Promise<(MissingReference | undefined)[]> {
     const select = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND id = ?');
     const write = this.statement('UPDATE inventory_record SET doc = ? WHERE seq = ?');
     const clearValues = this.statement('DELETE FROM inventory_value WHERE seq = ?');
-    await this.writes.run(() => {
-      ids.forEach((id, index) => {
+    return this.writes.run(() =>
+      ids.map((id, index) => {
         const row = select.get(family, id) as { seq: number; doc: string } | undefined;
         const next = decide(index, row ? (JSON.parse(row.doc) as JsonObject) : undefined);
-        if (!row || !next) return;
-        write.run(JSON.stringify(next), row.seq);
+        if (!row || !next) return undefined;
+        const missing = this.missing(next.requires);
+        if (missing.length > 0) return { missing };
+        write.run(JSON.stringify(next.doc), row.seq);
         clearValues.run(row.seq);
-        this.insertValues(row.seq, family, next, valueIndex);
-      });
-    });
+        this.insertValues(row.seq, family, next.doc, valueIndex);
+        return undefined;
+      }),
+    );
+  }
+
+  /**
+   * Runs inside the write's transaction, which SqliteGroupCommit opens IMMEDIATE: no other
+   * connection can delete a required record between this check and the write.
+   */
+  private missing(requires: readonly RecordReference[] | undefined): RecordReference[] {
+    if (!requires || requires.length === 0) return [];
+    const exists = this.statement('SELECT 1 FROM inventory_record WHERE family = ? AND id = ?').pluck();
+    return requires.filter((reference) => exists.get(reference.family, reference.id) === undefined);
   }
 
   async delete(spec: SelectionSpec): Promise<string[]> {

@@ -252,11 +252,12 @@ export async function insertAll(
   docs: readonly JsonObject[],
   valueIndex = ValueIndex.EVERY_PATH,
 ): Promise<boolean[]> {
-  return store.insert(
+  const outcomes = await store.insert(
     family,
     docs.map((doc) => ({ id: doc.id as string, doc })),
     valueIndex,
   );
+  return outcomes.map((outcome) => outcome === 'inserted');
 }
 
 export function expectedIds(records: JsonObject[], where: Condition): string[] {

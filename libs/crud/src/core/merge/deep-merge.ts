@@ -5,16 +5,32 @@ import { RecordProblems } from '../validation/record-problems';
 /** The strategic-merge marker: `{"id": "x", "$patch": "delete"}` removes item x from its list. */
 export const PATCH_KEY = '$patch';
 
+export interface MergeOptions {
+  /**
+   * Dotted paths (list items without index, e.g. `actions`) of lists replaced whole even when
+   * their items carry ids: their ids repeat, or the list is the last request, not a history.
+   */
+  replaced?: ReadonlySet<string>;
+}
+
 /**
  * Merges an update body into a stored record (CONTRACT.md §5): objects merge deeply, `null`
  * removes a field, lists whose patch items all carry an `id` merge item by item, any other list
- * is replaced whole. Neither input is modified; untouched branches are shared with `stored`.
+ * (and any list in `options.replaced`) is replaced whole. Neither input is modified; untouched
+ * branches are shared with `stored`.
  */
-export function mergeRecord(stored: JsonObject, patch: JsonObject): JsonObject {
-  return mergeObjects(stored, patch, '');
+export function mergeRecord(stored: JsonObject, patch: JsonObject, options: MergeOptions = {}): JsonObject {
+  return mergeObjects(stored, patch, '', options.replaced ?? NOTHING_REPLACED);
 }
 
-function mergeObjects(stored: JsonObject, patch: JsonObject, where: string): JsonObject {
+const NOTHING_REPLACED: ReadonlySet<string> = new Set();
+
+/** `where` is the dotted prefix of the value being merged, e.g. `actions.`. */
+function replacedWhole(replaced: ReadonlySet<string>, where: string): boolean {
+  return replaced.size > 0 && replaced.has(where.slice(0, -1));
+}
+
+function mergeObjects(stored: JsonObject, patch: JsonObject, where: string, replaced: ReadonlySet<string>): JsonObject {
   const merged: JsonObject = { ...stored };
   for (const key of Object.keys(patch)) {
     if (key.startsWith('$')) throw RecordProblems.at(`${where}${key}`, 'keys starting with $ are reserved');
@@ -22,18 +38,18 @@ function mergeObjects(stored: JsonObject, patch: JsonObject, where: string): Jso
     if (value === null) {
       delete merged[key];
     } else {
-      setOwn(merged, key, mergeValues(ownValue(stored, key), value, `${where}${key}.`));
+      setOwn(merged, key, mergeValues(ownValue(stored, key), value, `${where}${key}.`, replaced));
     }
   }
   return merged;
 }
 
-function mergeValues(stored: JsonValue | undefined, patch: JsonValue, where: string): JsonValue {
+function mergeValues(stored: JsonValue | undefined, patch: JsonValue, where: string, replaced: ReadonlySet<string>): JsonValue {
   if (isPlainObject(patch)) {
-    return isPlainObject(stored) ? mergeObjects(stored, patch, where) : withoutNulls(patch, where);
+    return isPlainObject(stored) ? mergeObjects(stored, patch, where, replaced) : withoutNulls(patch, where);
   }
   if (Array.isArray(patch)) {
-    if (isIdList(patch)) return mergeIdList(Array.isArray(stored) ? stored : [], patch, where);
+    if (isIdList(patch) && !replacedWhole(replaced, where)) return mergeIdList(Array.isArray(stored) ? stored : [], patch, where, replaced);
     return patch.map((item) => withoutNulls(item, where));
   }
   return patch;
@@ -43,7 +59,7 @@ function isIdList(list: JsonValue[]): list is JsonObject[] {
   return list.length > 0 && list.every((item) => isPlainObject(item) && item.id !== undefined && item.id !== null);
 }
 
-function mergeIdList(stored: JsonValue[], patch: JsonObject[], where: string): JsonValue[] {
+function mergeIdList(stored: JsonValue[], patch: JsonObject[], where: string, replaced: ReadonlySet<string>): JsonValue[] {
   const merged = stored.slice();
   for (const item of patch) {
     const position = merged.findIndex((existing) => isPlainObject(existing) && sameId(existing.id, item.id));
@@ -53,7 +69,7 @@ function mergeIdList(stored: JsonValue[], patch: JsonObject[], where: string): J
       if (position >= 0) merged.splice(position, 1);
       continue;
     }
-    if (position >= 0) merged[position] = mergeObjects(merged[position] as JsonObject, item, where);
+    if (position >= 0) merged[position] = mergeObjects(merged[position] as JsonObject, item, where, replaced);
     else merged.push(withoutNulls(item, where));
   }
   return merged;

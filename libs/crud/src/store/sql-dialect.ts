@@ -1,21 +1,50 @@
-/** The few places where SQLite and PostgreSQL spell the same query differently. */
+/**
+ * The few places where SQLite and PostgreSQL spell the same query differently.
+ *
+ * A list of values (`in`, up to 10,000 in a query) is bound as one parameter, a JSON text on
+ * SQLite and an array on PostgreSQL, never as one parameter per value: SQLite refuses more than
+ * 32,766 variables in a statement and PostgreSQL more than 65,535, and the statement text then
+ * depends only on the query's shape, so prepared statements are reused.
+ */
 export interface SqlDialect {
   readonly name: 'sqlite' | 'postgres';
   /** A whole-value wildcard match (`*` any run, `?` one character), case-sensitive. */
   wildcard(column: string, pattern: string): { sql: string; param: string };
-  /** `v.text IN (...)` written so that it uses the dialect's text index. */
-  textIn(texts: readonly string[]): { sql: string; params: string[] };
+  /** `v.text` equal to one of `texts`, written so that it uses the dialect's text index. */
+  textIn(texts: readonly string[]): SqlFragment;
+  /** `column` equal to one of `values` (all texts or all numbers; at least one). */
+  oneOf(column: string, values: readonly string[] | readonly number[]): SqlFragment;
   /** A text as the value index stores it (and so as a query must bind it). */
   indexText(text: string): string;
+}
+
+export interface SqlFragment {
+  sql: string;
+  params: unknown[];
 }
 
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   // GLOB is case-sensitive (LIKE is not in SQLite) and already means `*` and `?`; only `[` needs escaping.
   wildcard: (column, pattern) => ({ sql: `${column} GLOB ?`, param: pattern.replace(/\[/g, '[[]') }),
-  textIn: (texts) => ({ sql: `v.text IN (${marks(texts.length)})`, params: [...texts] }),
+  textIn: (texts) => sqliteOneOf('v.text', texts),
+  oneOf: (column, values) => sqliteOneOf(column, values),
   indexText: (text) => text,
 };
+
+/**
+ * `json_each` reads the list back with its types (TEXT stays TEXT, numbers are numbers), and
+ * SQLite looks each value up in the column's index as it would a literal list. A lone
+ * surrogate is bound directly as U+FFFD (the UTF-8 conversion replaces it), so it is replaced
+ * in the JSON text alike.
+ */
+const LONE_SURROGATE = /\p{Cs}/gu;
+
+function sqliteOneOf(column: string, values: readonly (string | number)[]): SqlFragment {
+  if (values.length === 1) return { sql: `${column} = ?`, params: [values[0]] };
+  const wellFormed = values.map((value) => (typeof value === 'string' ? value.replace(LONE_SURROGATE, '\uFFFD') : value));
+  return { sql: `${column} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(wellFormed)] };
+}
 
 /**
  * PostgreSQL's B-tree holds at most ~2.7 kB per entry, so its text index covers a prefix
@@ -32,8 +61,18 @@ export const postgresDialect: SqlDialect = {
   }),
   textIn: (texts) => {
     const encoded = texts.map(encodePostgresText);
-    const prefixes = texts.map(() => `left(?, ${POSTGRES_TEXT_PREFIX})`).join(', ');
-    return { sql: `(left(v.text, ${POSTGRES_TEXT_PREFIX}) IN (${prefixes}) AND v.text IN (${marks(texts.length)}))`, params: [...encoded, ...encoded] };
+    if (encoded.length === 1)
+      return { sql: `(left(v.text, ${POSTGRES_TEXT_PREFIX}) = left(?, ${POSTGRES_TEXT_PREFIX}) AND v.text = ?)`, params: [encoded[0], encoded[0]] };
+    // The prefixes are cut by PostgreSQL itself, so they are the index's to the character.
+    return {
+      sql: `(left(v.text, ${POSTGRES_TEXT_PREFIX}) = ANY(ARRAY(SELECT left(t, ${POSTGRES_TEXT_PREFIX}) FROM unnest(?::text[]) t)) AND v.text = ANY(?::text[]))`,
+      params: [encoded, encoded],
+    };
+  },
+  oneOf: (column, values) => {
+    if (values.length === 1) return { sql: `${column} = ?`, params: [values[0]] };
+    const type = typeof values[0] === 'number' ? 'float8' : 'text';
+    return { sql: `${column} = ANY(?::${type}[])`, params: [[...values]] };
   },
   indexText: encodePostgresText,
 };

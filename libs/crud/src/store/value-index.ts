@@ -8,6 +8,8 @@ import { FieldPath } from '../core/query/query.types';
  */
 export const MAX_INDEXED_PATH_LENGTH = 256;
 
+const RESERVED_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** How a family's declaration is kept in `inventory_setting` when it indexes every path. */
 const EVERY_PATH_SETTING = '*';
 
@@ -41,6 +43,9 @@ export class ValueIndex {
     for (const path of indexedPaths) {
       try {
         parseFieldPath(path, 'an indexed path');
+        // No record can hold such a key (bodies refuse it), so declaring one is a mistake in code.
+        const reserved = path.split('.').find((segment) => RESERVED_SEGMENTS.has(segment));
+        if (reserved) throw new QueryError(`an indexed path uses the reserved name "${reserved}"`);
       } catch (error) {
         // A family's declaration is code: a bad one must stop the start, not answer 400 later.
         if (error instanceof QueryError) throw new Error(`indexedPaths: ${error.message}`);

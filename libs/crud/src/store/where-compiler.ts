@@ -1,11 +1,8 @@
 import { Condition, FieldPath, JsonValue } from '../core/query/query.types';
-import { marks, SqlDialect } from './sql-dialect';
+import { SqlDialect, SqlFragment } from './sql-dialect';
 import { ValueIndex } from './value-index';
 
-export interface SqlFragment {
-  sql: string;
-  params: unknown[];
-}
+export type { SqlFragment } from './sql-dialect';
 
 /**
  * A where clause as SQL over the value index. `exact` false means the SQL is a superset (it
@@ -76,28 +73,30 @@ class WhereCompiler {
   /** `equals` and `in`: a string also matches a number or boolean whose JSON text it is. */
   private compileIn(path: FieldPath, values: readonly JsonValue[]): CompiledWhere {
     if (isRecordId(path)) {
-      const ids = values.filter((value): value is string => typeof value === 'string');
-      if (ids.length === 0) return MATCH_NONE();
-      return { sql: `r.id IN (${marks(ids.length)})`, params: ids, exact: true };
+      const ids = new Set(values.filter((value): value is string => typeof value === 'string'));
+      if (ids.size === 0) return MATCH_NONE();
+      return { ...this.dialect.oneOf('r.id', [...ids]), exact: true };
     }
-    const texts: string[] = [];
-    const numbers: number[] = [];
-    const booleans: string[] = [];
+    const texts = new Set<string>();
+    const numbers = new Set<number>();
+    const booleans = new Set<string>();
     let matchesNull = false;
     let exact = true;
     for (const value of values) {
-      if (typeof value === 'string') texts.push(value);
-      else if (typeof value === 'number') numbers.push(value);
-      else if (typeof value === 'boolean') booleans.push(String(value));
+      if (typeof value === 'string') texts.add(value);
+      else if (typeof value === 'number') numbers.add(value);
+      else if (typeof value === 'boolean') booleans.add(String(value));
       else if (value === null) matchesNull = true;
       else exact = false;
     }
     if (!exact) return values.some(leavesNoTrace) ? MATCH_ALL : this.approximate(path);
     const options: SqlFragment[] = [];
-    if (texts.length > 0) options.push(this.dialect.textIn(texts));
-    if (numbers.length > 0) options.push({ sql: `v.num IN (${marks(numbers.length)})`, params: numbers });
-    if (booleans.length > 0)
-      options.push({ sql: `(v.kind = 'b' AND v.text IN (${marks(booleans.length)}))`, params: booleans });
+    if (texts.size > 0) options.push(this.dialect.textIn([...texts]));
+    if (numbers.size > 0) options.push(this.dialect.oneOf('v.num', [...numbers]));
+    if (booleans.size > 0) {
+      const text = this.dialect.oneOf('v.text', [...booleans]);
+      options.push({ sql: `(v.kind = 'b' AND ${text.sql})`, params: text.params });
+    }
     if (matchesNull) options.push({ sql: "v.kind = 'z'", params: [] });
     if (options.length === 0) return MATCH_NONE();
     return this.valueMatch(path, {

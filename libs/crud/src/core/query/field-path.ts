@@ -2,12 +2,12 @@ import { QUERY_LIMITS } from './query-limits';
 import { FieldPath, JsonValue } from './query.types';
 import { QueryError } from './query-error';
 
-const RESERVED_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
-
 /**
  * Parses a dotted path. Segments are kept as data (bound parameters), never spliced into SQL,
- * so the grammar only has to reject what is meaningless: empty segments, over-long ones and
- * the prototype keys a body may not carry either.
+ * so the grammar only has to reject what is meaningless: empty segments and over-long ones.
+ * Names of inherited properties (`constructor`, `__proto__`, `toString`) are ordinary field
+ * names (CONTRACT.md §4): every walk along a path reads own properties only, so they can only
+ * match a field a record itself holds, which no record can since bodies refuse such keys.
  */
 export function parseFieldPath(raw: unknown, where: string): FieldPath {
   if (typeof raw !== 'string' || raw.length === 0) throw new QueryError(`${where} must be a non-empty string`);
@@ -16,7 +16,6 @@ export function parseFieldPath(raw: unknown, where: string): FieldPath {
     if (segment.length === 0) throw new QueryError(`${where} has an empty segment: "${raw}"`);
     if (segment.length > QUERY_LIMITS.segmentLength)
       throw new QueryError(`${where} has a segment longer than ${QUERY_LIMITS.segmentLength} characters`);
-    if (RESERVED_SEGMENTS.has(segment)) throw new QueryError(`${where} uses the reserved name "${segment}"`);
   }
   return segments;
 }

@@ -1,56 +1,145 @@
-import { valuesAtPath } from './field-path';
+import { isPlainObject, valuesAtPath } from './field-path';
 import { jsonEquals } from './json-equality';
 import { PatternMatcher, regExpMatcher, wildcardMatcher } from './pattern-matcher';
+import { ENDLESS_SLICE, SliceClock } from './query-budget';
 import { CompareOperator, Condition, JsonObject, JsonValue } from './query.types';
 import { scalarText } from './scalar-text';
+
+type Test = (record: JsonObject) => boolean;
+/** A test that may pause (yield) between costly steps once the clock says its slice is spent. */
+type SlicedTest = (record: JsonObject, clock: SliceClock) => Generator<void, boolean, void>;
+type Compiled = { sliced: false; test: Test } | { sliced: true; test: SlicedTest };
 
 /**
  * The reference meaning of a where clause, evaluated on one record in memory. The stores
  * compile what SQL can express; this evaluates the rest (regular expressions, whole-object
- * equality) on the rows SQL let through, and the unit tests pin both to the same answers.
+ * equality, paths a family does not index) on the rows SQL let through, and the tests pin
+ * both to the same answers.
+ *
+ * The clause is compiled once into closures. Parts without patterns run straight through
+ * (`in` looks values up in sets, not lists). Pattern leaves are the costly part — up to 100
+ * of them, each a linear but not free RE2 match over a value of any length — so `evaluate`
+ * can pause between two matches, and a store lets other requests in there.
  */
 export class QueryEvaluator {
-  private readonly matchers = new Map<Condition, PatternMatcher>();
+  private readonly root: Compiled;
 
-  constructor(private readonly where: Condition) {}
+  constructor(where: Condition) {
+    this.root = compile(where);
+  }
 
   matches(record: JsonObject): boolean {
-    return this.evaluate(this.where, record);
+    if (!this.root.sliced) return this.root.test(record);
+    const run = this.root.test(record, ENDLESS_SLICE);
+    let step = run.next();
+    while (!step.done) step = run.next();
+    return step.value;
   }
 
-  private evaluate(condition: Condition, record: JsonObject): boolean {
-    switch (condition.kind) {
-      case 'and':
-        return condition.clauses.every((clause) => this.evaluate(clause, record));
-      case 'or':
-        return condition.clauses.some((clause) => this.evaluate(clause, record));
-      case 'not':
-        return !this.evaluate(condition.clause, record);
-      case 'exists':
-        return valuesAtPath(record, condition.path).some((value) => value !== null && !Array.isArray(value));
-      case 'in':
-        return valuesAtPath(record, condition.path).some((value) =>
-          condition.values.some((expected) => equalsExpr(value, expected)),
-        );
-      case 'compare':
-        return valuesAtPath(record, condition.path).some((value) => compare(condition.op, value, condition.value));
-      case 'pattern': {
-        const matcher = this.matcherFor(condition);
-        return valuesAtPath(record, condition.path).some((value) => {
+  /** Like `matches`, pausing (yielding) whenever `clock` says the current slice is spent. */
+  *evaluate(record: JsonObject, clock: SliceClock): Generator<void, boolean, void> {
+    if (!this.root.sliced) return this.root.test(record);
+    return yield* this.root.test(record, clock);
+  }
+}
+
+function compile(condition: Condition): Compiled {
+  switch (condition.kind) {
+    case 'and':
+    case 'or':
+      return compileJunction(condition.kind, condition.clauses.map(compile));
+    case 'not': {
+      const inner = compile(condition.clause);
+      if (!inner.sliced) return plain((record) => !inner.test(record));
+      return sliced(function* (record, clock) {
+        return !(yield* inner.test(record, clock));
+      });
+    }
+    case 'exists': {
+      const { path } = condition;
+      return plain((record) => valuesAtPath(record, path).some((value) => value !== null && !Array.isArray(value)));
+    }
+    case 'in': {
+      const { path } = condition;
+      const expected = new ExprSet(condition.values);
+      return plain((record) => valuesAtPath(record, path).some((value) => expected.has(value)));
+    }
+    case 'compare': {
+      const { op, path, value: expected } = condition;
+      return plain((record) => valuesAtPath(record, path).some((value) => compare(op, value, expected)));
+    }
+    case 'pattern': {
+      const { path } = condition;
+      const matcher: PatternMatcher = condition.op === 'reg_exp' ? regExpMatcher(condition.pattern) : wildcardMatcher(condition.pattern);
+      return sliced(function* (record, clock) {
+        for (const value of valuesAtPath(record, path)) {
           const text = scalarText(value);
-          return text !== undefined && matcher(text);
-        });
-      }
+          if (text === undefined) continue;
+          if (matcher(text)) return true;
+          if (clock.sliceSpent) yield;
+        }
+        return false;
+      });
+    }
+  }
+}
+
+function compileJunction(kind: 'and' | 'or', parts: Compiled[]): Compiled {
+  // `and` stops at the first false part, `or` at the first true one.
+  const decisive = kind === 'or';
+  if (parts.every((part) => !part.sliced)) {
+    const tests = parts.map((part) => part.test as Test);
+    return plain((record) => {
+      for (const test of tests) if (test(record) === decisive) return decisive;
+      return !decisive;
+    });
+  }
+  return sliced(function* (record, clock) {
+    for (const part of parts) {
+      const result = part.sliced ? yield* part.test(record, clock) : part.test(record);
+      if (result === decisive) return decisive;
+    }
+    return !decisive;
+  });
+}
+
+const plain = (test: Test): Compiled => ({ sliced: false, test });
+const sliced = (test: SlicedTest): Compiled => ({ sliced: true, test });
+
+/**
+ * The values of an `in`, for lookups by `equalsExpr`'s rule: a value matches an equal JSON
+ * value, and a number or boolean also matches a string holding its JSON text. Up to 1,000
+ * values per leaf and 100 leaves over every value of every candidate: sets, not scans.
+ */
+class ExprSet {
+  private readonly texts = new Set<string>();
+  private readonly numbers = new Set<number>();
+  private readonly booleans = new Set<boolean>();
+  private readonly structured: JsonValue[] = [];
+  private readonly hasNull: boolean = false;
+
+  constructor(values: readonly JsonValue[]) {
+    for (const value of values) {
+      if (typeof value === 'string') this.texts.add(value);
+      else if (typeof value === 'number') this.numbers.add(value);
+      else if (typeof value === 'boolean') this.booleans.add(value);
+      else if (value === null) this.hasNull = true;
+      else this.structured.push(value);
     }
   }
 
-  private matcherFor(condition: Extract<Condition, { kind: 'pattern' }>): PatternMatcher {
-    let matcher = this.matchers.get(condition);
-    if (!matcher) {
-      matcher = condition.op === 'reg_exp' ? regExpMatcher(condition.pattern) : wildcardMatcher(condition.pattern);
-      this.matchers.set(condition, matcher);
+  has(value: JsonValue): boolean {
+    switch (typeof value) {
+      case 'string':
+        return this.texts.has(value);
+      case 'number':
+        return this.numbers.has(value) || (this.texts.size > 0 && this.texts.has(JSON.stringify(value)));
+      case 'boolean':
+        return this.booleans.has(value) || this.texts.has(String(value));
+      default:
+        if (value === null) return this.hasNull;
+        return (Array.isArray(value) || isPlainObject(value)) && this.structured.some((expected) => jsonEquals(value, expected));
     }
-    return matcher;
   }
 }
 

@@ -183,8 +183,14 @@ describe('parseRecordQuery', () => {
     it('bad paths', () => {
       expectQueryError({ where: { exists: { target: 'a..b' } } }, /empty segment/);
       expectQueryError({ where: { exists: { target: '.a' } } }, /empty segment/);
-      expectQueryError({ where: { exists: { target: 'a.__proto__' } } }, /reserved name "__proto__"/);
-      expectQueryError({ where: { exists: { target: 'constructor' } } }, /reserved name "constructor"/);
+    });
+
+    it('names of inherited properties are ordinary field names, in every place a path appears', () => {
+      for (const name of ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf']) {
+        expect(where({ exists: { target: `a.${name}` } })).toEqual({ kind: 'exists', path: ['a', name] });
+        expect(read({ select: [name, `${name}.x`] }).select).toEqual([[name], [name, 'x']]);
+        expect(read({ order: { target: name } }).order).toEqual([{ path: [name], descending: false }]);
+      }
     });
   });
 
@@ -312,11 +318,61 @@ describe('parseRecordQuery', () => {
       expectQueryError({ order: [{ target: long }] }, /segment longer than 128 characters/);
     });
 
+    it('10,000 in values in the whole query pass, one more fails naming the cap', () => {
+      const list = (leaf: number, size: number) => Array.from({ length: size }, (_, i) => `v${leaf}-${i}`);
+      const ins = (sizes: number[]) => ({ or: sizes.map((size, leaf) => ({ in: { target: 'f', expr: list(leaf, size) } })) });
+      expect(where(ins(new Array(10).fill(1000)))).toMatchObject({ kind: 'or' });
+      expectQueryError({ where: ins([...new Array(10).fill(1000), 1]) }, /where has more than 10000 in values in total/);
+      // Values under `not` and in several keys of one clause count too.
+      expectQueryError({ where: { not: ins([...new Array(9).fill(1000), 999]), in: { target: 'g', expr: ['a', 'b'] } } }, /10000 in values/);
+    });
+
+    it.each([
+      ['a{101}', true],
+      ['a{2,101}', true],
+      ['a{101,}', true],
+      ['(?:y|yy){1000}x', true],
+      ['x(a{1}b{0100}){2}', false],
+      ['a{100}', false],
+      ['a{1,100}b{100,}', false],
+      ['a\\{1000}', false], // an escaped brace is a literal, not a count
+      ['[{1000}]', false],
+      ['[]{1000}]', false],
+      ['[[:alpha:]{1000}]', false],
+      ['\\Q{1000}\\E', false],
+      ['\\p{Greek}{100}', false],
+      ['a{,1000}', false],
+    ])('reg_exp %s: refused for a counted repetition above 100: %s', (pattern, refused) => {
+      const body = { where: { reg_exp: { target: 'f', expr: pattern } } };
+      if (refused) expectQueryError(body, /where\.reg_exp\.expr has a counted repetition above 100/);
+      else {
+        let message = '';
+        try {
+          read(body);
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message).not.toMatch(/counted repetition/);
+      }
+    });
+
+    it('wildcard braces are literal text, never a repetition', () => {
+      expect(where({ wildcard: { target: 'f', expr: 'a{1000}*' } })).toMatchObject({ kind: 'pattern', pattern: 'a{1000}*' });
+    });
+
+    it('16 order terms pass, 17 fail naming the cap', () => {
+      expect(read({ order: Array.from({ length: 16 }, (_, i) => ({ target: `f${i}` })) }).order).toHaveLength(16);
+      expectQueryError({ order: Array.from({ length: 17 }, (_, i) => ({ target: `f${i}` })) }, /order has more than 16 terms/);
+    });
+
     it('caps match the contract numbers', () => {
       expect(QUERY_LIMITS).toMatchObject({
         leafConditions: 100,
         depth: 16,
         inValues: 1000,
+        inValuesTotal: 10000,
+        repeatCount: 100,
+        orderTerms: 16,
         patternLength: 256,
         selectPaths: 100,
         segmentLength: 128,

@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { largestRepeatCount } from './counted-repetition';
 import { isPlainObject, parseFieldPath } from './field-path';
 import { QueryError } from './query-error';
 import { QUERY_LIMITS } from './query-limits';
@@ -72,9 +73,10 @@ function parseLimit(raw: JsonValue): Pick<RecordQuery, 'offset' | 'count'> {
   return { offset: from as number, count: (to as number) - (from as number) + 1 };
 }
 
-/** Parses CLAUSE trees while counting leaves and depth against the caps. */
+/** Parses CLAUSE trees while counting leaves, depth and `in` values against the caps. */
 class ClauseParser {
   private leaves = 0;
+  private inValues = 0;
 
   parse(raw: JsonValue, depth = 1, where = 'where'): Condition {
     if (depth > QUERY_LIMITS.depth) throw new QueryError(`${where} is nested deeper than ${QUERY_LIMITS.depth} levels`);
@@ -128,6 +130,9 @@ class ClauseParser {
     const { path, expr } = this.leaf(operand, where, ['target', 'expr']);
     if (!Array.isArray(expr)) throw new QueryError(`${where}.expr must be a list`);
     if (expr.length > QUERY_LIMITS.inValues) throw new QueryError(`${where}.expr has more than ${QUERY_LIMITS.inValues} values`);
+    this.inValues += expr.length;
+    if (this.inValues > QUERY_LIMITS.inValuesTotal)
+      throw new QueryError(`where has more than ${QUERY_LIMITS.inValuesTotal} in values in total`);
     return { kind: 'in', path, values: expr };
   }
 
@@ -137,6 +142,8 @@ class ClauseParser {
     if (expr.length > QUERY_LIMITS.patternLength)
       throw new QueryError(`${where}.expr is longer than ${QUERY_LIMITS.patternLength} characters`);
     if (op === 'reg_exp') {
+      if (largestRepeatCount(expr) > QUERY_LIMITS.repeatCount)
+        throw new QueryError(`${where}.expr has a counted repetition above ${QUERY_LIMITS.repeatCount}`);
       try {
         RE2JS.compile(expr);
       } catch {

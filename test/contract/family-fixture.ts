@@ -14,4 +14,17 @@ export interface FamilyFixture {
   change: Record<string, unknown>;
   /** An update that merges but leaves the merged record invalid, and its 406 map. */
   invalidChange?: { body: Record<string, unknown>; problems: Record<string, string> };
+  /**
+   * Records of other families that `valid()` points at, created over HTTP in order once the app
+   * has started (e.g. an exec-env type before exec-envs). Each must answer 201.
+   */
+  prerequisites?: () => Prerequisite[];
+}
+
+/** One record of another family, created before the suite runs. */
+export interface Prerequisite {
+  /** Base route without slashes, e.g. `type/exec-env`. */
+  path: string;
+  body: Record<string, unknown>;
+  authorization: () => string;
 }

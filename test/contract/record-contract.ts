@@ -41,6 +41,10 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
 
     beforeAll(async () => {
       t = await createTestApp(kind, appOptions);
+      for (const prerequisite of fixture.prerequisites?.() ?? []) {
+        const response = await http().post(`/${prerequisite.path}`).set('Authorization', prerequisite.authorization()).send(prerequisite.body);
+        if (response.status !== 201) throw new Error(`prerequisite ${prerequisite.path} answered ${response.status}: ${response.text}`);
+      }
     });
     afterAll(async () => t?.close());
 

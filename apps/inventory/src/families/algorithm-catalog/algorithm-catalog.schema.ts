@@ -6,7 +6,7 @@ import { IsStringOrStringList, UniqueIds } from '@inventory/crud';
 export const ALGORITHM_PARAMETER_TYPES = ['integer', 'number', 'time-duration', 'string', 'choice', 'boolean', 'binary'] as const;
 
 /** A parameter an instance of the algorithm may be given. */
-export class AlgorithmParameter {
+export class AlgorithmCatalogEntryParameter {
   @ApiProperty({ example: 'frequency' })
   @IsDefined()
   @IsString()
@@ -52,7 +52,7 @@ export class AlgorithmCatalogEntry {
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
-  @Type(() => AlgorithmParameter)
+  @Type(() => AlgorithmCatalogEntryParameter)
   @UniqueIds()
-  parameters?: AlgorithmParameter[];
+  parameters?: AlgorithmCatalogEntryParameter[];
 }

@@ -6,7 +6,7 @@ import { IsStringOrStringList, UniqueBy, UniqueIds } from '@inventory/crud';
 export const EBPF_PARAMETER_TYPES = ['integer', 'number', 'time-duration', 'string', 'choice', 'boolean', 'binary'] as const;
 
 /** One label an exported metric carries. */
-export class EbpfProgramMetricLabel {
+export class EbpfProgramCatalogEntryMetricLabel {
   @ApiProperty({ example: 'IP_PROTO' })
   @IsDefined()
   @IsString()
@@ -19,7 +19,7 @@ export class EbpfProgramMetricLabel {
 }
 
 /** How a metric is exposed in OpenMetrics. */
-export class EbpfProgramOpenMetricsMetadata {
+export class EbpfProgramCatalogEntryOpenMetricsMetadata {
   @ApiProperty({ description: 'OpenMetrics type (not checked against a list)', example: 'counter' })
   @IsDefined()
   @IsString()
@@ -34,13 +34,13 @@ export class EbpfProgramOpenMetricsMetadata {
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
-  @Type(() => EbpfProgramMetricLabel)
+  @Type(() => EbpfProgramCatalogEntryMetricLabel)
   @UniqueBy('name')
-  labels?: EbpfProgramMetricLabel[];
+  labels?: EbpfProgramCatalogEntryMetricLabel[];
 }
 
 /** A metric the program exports from one of its BPF maps. The JSON keys have hyphens. */
-export class EbpfProgramMetric {
+export class EbpfProgramCatalogEntryMetric {
   @ApiProperty({ description: 'may contain spaces', example: 'packets_total' })
   @IsDefined()
   @IsString()
@@ -55,12 +55,12 @@ export class EbpfProgramMetric {
   @IsOptional()
   @IsObject()
   @ValidateNested()
-  @Type(() => EbpfProgramOpenMetricsMetadata)
-  'open-metrics-metadata'?: EbpfProgramOpenMetricsMetadata;
+  @Type(() => EbpfProgramCatalogEntryOpenMetricsMetadata)
+  'open-metrics-metadata'?: EbpfProgramCatalogEntryOpenMetricsMetadata;
 }
 
 /** The program's source and what it exports: sent to the LCP when an instance is injected. */
-export class EbpfProgramConfig {
+export class EbpfProgramCatalogEntryConfig {
   @ApiProperty({ description: 'C source: one string, or one list item per line' })
   @IsDefined()
   @IsStringOrStringList()
@@ -71,13 +71,13 @@ export class EbpfProgramConfig {
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
-  @Type(() => EbpfProgramMetric)
+  @Type(() => EbpfProgramCatalogEntryMetric)
   @UniqueBy('name')
-  metrics?: EbpfProgramMetric[];
+  metrics?: EbpfProgramCatalogEntryMetric[];
 }
 
 /** A parameter an instance of the program may be given, e.g. the interface to attach to. */
-export class EbpfProgramParameter {
+export class EbpfProgramCatalogEntryParameter {
   @ApiProperty({ example: 'interface' })
   @IsDefined()
   @IsString()
@@ -118,13 +118,13 @@ export class EbpfProgramCatalogEntry {
   @IsDefined()
   @IsObject()
   @ValidateNested()
-  @Type(() => EbpfProgramConfig)
-  config: EbpfProgramConfig;
+  @Type(() => EbpfProgramCatalogEntryConfig)
+  config: EbpfProgramCatalogEntryConfig;
 
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
-  @Type(() => EbpfProgramParameter)
+  @Type(() => EbpfProgramCatalogEntryParameter)
   @UniqueIds()
-  parameters?: EbpfProgramParameter[];
+  parameters?: EbpfProgramCatalogEntryParameter[];
 }

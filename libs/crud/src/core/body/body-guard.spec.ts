@@ -70,4 +70,23 @@ describe('assertSafeBody', () => {
     const error = errorOf(`${'['.repeat(100000)}${']'.repeat(100000)}`);
     expect(error).toBeInstanceOf(BodyError);
   });
+
+  it.each(['"\\ud800"', '"X\\udbff"', '"X\\udc00"', '{"k":["a\\udfffb"]}', '{"\\ud800":1}', '{"a":{"b\\udc00":null}}'])(
+    'refuses the lone surrogate in %s',
+    (text) => {
+      expect(errorOf(text)?.message).toBe('body contains a string holding a lone UTF-16 surrogate');
+    },
+  );
+
+  it('accepts surrogate pairs and U+FFFD', () => {
+    expect(errorOf('{"\\ud83d\\ude00":"\\ud83d\\ude00","x":"\\ufffd","y":"😀"}')).toBeUndefined();
+  });
+
+  it.each(['{"a\\u0000":1}', '{"\\u0000":1}', '[{"x":{"\\u0000y":true}}]'])('refuses the NUL in a key of %s', (text) => {
+    expect(errorOf(text)?.message).toBe('body contains a key holding NUL (\\u0000)');
+  });
+
+  it('accepts NUL in a string value: it is data, not a path', () => {
+    expect(errorOf('{"a":"x\\u0000y"}')).toBeUndefined();
+  });
 });

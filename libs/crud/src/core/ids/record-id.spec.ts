@@ -13,6 +13,30 @@ describe('recordIdProblem', () => {
     expect(recordIdProblem('x'.repeat(257))).toBe('must be at most 256 characters');
   });
 
+  it('counts Unicode code points, not UTF-16 units', () => {
+    expect(recordIdProblem('😀'.repeat(256))).toBeUndefined();
+    expect(recordIdProblem('😀'.repeat(257))).toBe('must be at most 256 characters');
+    expect(recordIdProblem(`${'😀'.repeat(200)}${'x'.repeat(56)}`)).toBeUndefined();
+    expect(recordIdProblem(`${'😀'.repeat(200)}${'x'.repeat(57)}`)).toBe('must be at most 256 characters');
+    expect(recordIdProblem('x'.repeat(1_000_000))).toBe('must be at most 256 characters');
+  });
+
+  it.each(['X\ud800', 'X\udbff', 'X\udc00', '\udc00\ud800', 'a\ud83d'])('refuses the lone surrogate in %s', (escaped) => {
+    expect(recordIdProblem(JSON.parse(`"${escaped}"`))).toBe('must not contain a lone UTF-16 surrogate');
+  });
+
+  it('accepts U+FFFD, which a lone surrogate would otherwise become', () => {
+    expect(recordIdProblem('X\ufffd')).toBeUndefined();
+  });
+
+  it.each(['.', '..'])('refuses the path segment %j', (id) => {
+    expect(recordIdProblem(id)).toBe('must not be "." or ".."');
+  });
+
+  it.each(['...', '.a', 'a.', './', '. '])('accepts %j, which is not a dot segment', (id) => {
+    expect(recordIdProblem(id)).toBe(id.includes('/') ? 'must not contain "/"' : undefined);
+  });
+
   it.each([
     ['', 'must not be empty'],
     ['a/b', 'must not contain "/"'],

@@ -1,0 +1,94 @@
+import { BodyError } from './body-error';
+import { MAX_BODY_DEPTH } from './body-guard';
+import { assertJsonDepth, JsonDepthScanner } from './json-depth';
+
+/** Feeds `text` to a scanner in chunks of `size` bytes; answers the error, if any. */
+function scanInChunks(text: string, size: number, maxDepth = MAX_BODY_DEPTH): Error | undefined {
+  const bytes = Buffer.from(text, 'utf8');
+  const scanner = new JsonDepthScanner(maxDepth);
+  try {
+    for (let offset = 0; offset < bytes.length; offset += size) scanner.push(bytes.subarray(offset, offset + size));
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/** The depth JSON.parse would build, by walking its result: the reference the scanner must agree with. */
+function parsedDepth(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  return 1 + children.reduce<number>((deepest, child) => Math.max(deepest, parsedDepth(child)), 0);
+}
+
+const TRICKY_STRINGS = ['"["', '"{{{{"', '"\\"[["', '"\\\\"', '"\\\\\\"[["', '"a\\\\\\\\"', '"😀[ü{"', '"\\u005b"'];
+
+describe('JsonDepthScanner', () => {
+  it('accepts depth 32 and refuses 33, for lists, objects and both', () => {
+    for (const [open, close] of [
+      ['[', ']'],
+      ['{"k":', '}'],
+    ]) {
+      expect(scanInChunks(`${open.repeat(32)}1${close.repeat(32)}`, 1 << 16)).toBeUndefined();
+      const error = scanInChunks(`${open.repeat(33)}1${close.repeat(33)}`, 1 << 16);
+      expect(error).toBeInstanceOf(BodyError);
+      expect(error!.message).toBe('body is nested deeper than 32 levels');
+    }
+    expect(scanInChunks(`${'[{"a":'.repeat(16)}1${'}]'.repeat(16)}`, 7)).toBeUndefined();
+    expect(scanInChunks(`${'[{"a":'.repeat(16)}[]${'}]'.repeat(16)}`, 7)).toBeInstanceOf(BodyError);
+  });
+
+  it('counts depth, not brackets: siblings do not add up', () => {
+    expect(scanInChunks(`[${'[[[]]],'.repeat(10_000)}[]]`, 100)).toBeUndefined();
+  });
+
+  it('ignores brackets inside strings, escaped quotes included, across any chunk boundary', () => {
+    for (const inner of TRICKY_STRINGS) {
+      const text = `${'['.repeat(32)}${inner},${inner}${']'.repeat(32)}`;
+      expect(parsedDepth(JSON.parse(text))).toBe(32);
+      for (const size of [1, 2, 3, 5, 64]) expect(scanInChunks(text, size)).toBeUndefined();
+      const deeper = `[${text}]`;
+      for (const size of [1, 2, 3, 5, 64]) expect(scanInChunks(deeper, size)).toBeInstanceOf(BodyError);
+    }
+  });
+
+  it('stops at the bracket that goes too deep, whatever follows', () => {
+    const scanner = new JsonDepthScanner();
+    expect(() => scanner.push(Buffer.from('['.repeat(32)))).not.toThrow();
+    expect(() => scanner.push(Buffer.from('['))).toThrow(BodyError);
+  });
+
+  it('agrees with the depth JSON.parse builds, on generated JSON split at random points', () => {
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    // One deep spine, with a few shallow siblings along it: sizes stay linear in the depth.
+    const build = (depth: number): unknown => {
+      if (depth === 0) return TRICKY_STRINGS[Math.floor(random() * TRICKY_STRINGS.length)];
+      const siblings = Array.from({ length: Math.floor(random() * 3) }, () => build(Math.min(depth - 1, 2)));
+      const children = [...siblings, build(depth - 1)];
+      return random() < 0.5 ? children : Object.fromEntries(children.map((child, i) => [`k"[${i}\\`, child]));
+    };
+    for (let run = 0; run < 300; run++) {
+      const text = JSON.stringify(build(Math.floor(random() * 40)));
+      const depth = parsedDepth(JSON.parse(text));
+      const size = 1 + Math.floor(random() * 20);
+      const refused = scanInChunks(text, size, 20) !== undefined;
+      expect({ text, refused }).toEqual({ text, refused: depth > 20 });
+    }
+  });
+
+  it('scans 16 MB of brackets in about the time of any other 16 MB, without building anything', () => {
+    const brackets = Buffer.alloc(16 * 1024 * 1024, '[');
+    const started = process.hrtime.bigint();
+    expect(() => new JsonDepthScanner().push(brackets)).toThrow(BodyError);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(50);
+  });
+});
+
+describe('assertJsonDepth', () => {
+  it('checks a whole text, e.g. a ?q= query', () => {
+    expect(() => assertJsonDepth(`${'['.repeat(32)}${']'.repeat(32)}`)).not.toThrow();
+    expect(() => assertJsonDepth('['.repeat(4000))).toThrow('body is nested deeper than 32 levels');
+    expect(() => assertJsonDepth('[[[1]]]', 2)).toThrow(BodyError);
+  });
+});

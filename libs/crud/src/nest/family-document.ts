@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { FamilyDefinition } from '../service/family-definition';
-import { schemaComponents } from './schema-document';
+import { patchName, schemaComponents } from './schema-document';
 
 /** The families whose generated controllers are registered in the app. */
 export function registeredFamilies(app: INestApplication): FamilyDefinition[] {
@@ -23,22 +23,18 @@ export function registeredFamilies(app: INestApplication): FamilyDefinition[] {
 export function documentFamilies(document: OpenAPIObject, families: readonly FamilyDefinition[]): OpenAPIObject {
   document.components ??= {};
   document.components.schemas ??= {};
+  const byIndex = new Map(families.map((family) => [family.index, family]));
   for (const family of families) {
     const rootName = family.schema.name;
-    Object.assign(document.components.schemas, schemaComponents(family.schema, rootName));
-    const body = {
-      required: false,
-      content: {
-        'application/json': {
-          schema: { oneOf: [{ $ref: `#/components/schemas/${rootName}` }, { type: 'array', items: { $ref: `#/components/schemas/${rootName}` } }] },
-        },
-      },
-    };
+    Object.assign(document.components.schemas, schemaComponents(family.schema, rootName, { referenceTarget: (index) => byIndex.get(index) }));
+    const createBody = oneOrList(rootName);
+    const updateBody = oneOrList(patchName(rootName));
     const security = [{ [family.auth === 'jwt' ? 'bearer' : 'basic']: [] }];
     for (const [route, hasId] of [[`/${family.path}`, false], [`/${family.path}/{id}`, true]] as const) {
       const operations = document.paths[route] ?? {};
       for (const [method, operation] of Object.entries(operations) as [string, DocumentedOperation][]) {
-        if (method === 'post' || method === 'put') operation.requestBody = body;
+        if (method === 'post') operation.requestBody = createBody;
+        if (method === 'put') operation.requestBody = updateBody;
         operation.security = security;
         operation.parameters = (operation.parameters ?? []).filter((parameter) => hasId || parameter.name !== 'id');
         for (const parameter of operation.parameters) if (parameter.name === 'id') parameter.required = true;
@@ -46,6 +42,12 @@ export function documentFamilies(document: OpenAPIObject, families: readonly Fam
     }
   }
   return document;
+}
+
+/** A write body: one record or a batch of them. */
+function oneOrList(componentName: string) {
+  const reference = { $ref: `#/components/schemas/${componentName}` };
+  return { required: false, content: { 'application/json': { schema: { oneOf: [reference, { type: 'array', items: reference }] } } } };
 }
 
 interface DocumentedOperation {

@@ -11,6 +11,11 @@ const CONTRACT_TEXTS: Record<string, (message: string) => string> = {
   isObject: () => 'must be an object',
   nestedValidation: () => 'must be an object',
   isIn: (message) => `must be one of: ${message.slice(message.indexOf(':') + 2)}`,
+  isEnum: (message) => `must be one of: ${message.slice(message.indexOf(':') + 2)}`,
+  isInt: () => 'must be an integer',
+  isNumber: () => 'must be a number',
+  isIso8601: () => 'must be an ISO-8601 date-time',
+  isDateString: () => 'must be an ISO-8601 date-time',
 };
 
 export const UNIQUE_IDS_CONSTRAINT = 'uniqueIds';

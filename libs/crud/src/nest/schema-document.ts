@@ -96,6 +96,8 @@ class ComponentWriter {
       Object.assign(property, apiProperty(target, propertyName));
       this.nest(target, propertyName, properties, own, partial);
       this.describeRules(properties[propertyName], rules.get(propertyName) ?? {});
+      // In an update, null removes the field.
+      if (partial) properties[propertyName].nullable = true;
     }
     if (required.length > 0) component.required = required;
   }
@@ -148,8 +150,14 @@ class ComponentWriter {
     if (rules.booleanWords) notes.push('Also accepts yes/no, y/n, on/off, t/f, true/false, 1/0 (any case) and the numbers 1/0; stored as a boolean.');
     if (rules.digitString) notes.push('Also accepts a string of digits; stored as a number.');
     if (notes.length === 0) return;
-    property.description = [property.description, ...notes].filter(Boolean).join(' ');
+    property.description = [property.description, ...notes].filter(Boolean).map(asSentence).join(' ');
   }
+}
+
+function asSentence(text: unknown): string {
+  const sentence = String(text).trim();
+  const capitalised = sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
 }
 
 function constraintName(meta: ValidationMetadata): string {

@@ -101,4 +101,64 @@ describe('API documentation', () => {
     expect(schemas.EbpfProgramInstance.properties.parameters).toMatchObject({ writeOnly: true });
     expect(schemas.EbpfProgramInstance.properties.ebpf_program_catalog_id.readOnly).toBeUndefined();
   });
+
+  it('documents the query of GET and DELETE as a JSON parameter q with a schema and examples, never as a request body', async () => {
+    const { paths, components } = (await request(t.url).get('/api/doc/swagger.json')).body;
+    for (const route of ['/event', '/event/{id}', '/instance/agent']) {
+      for (const method of ['get', 'delete']) {
+        const operation = paths[route][method];
+        expect([route, method, operation.requestBody]).toEqual([route, method, undefined]);
+        const q = operation.parameters.find((parameter: { name: string }) => parameter.name === 'q');
+        expect(q).toMatchObject({ in: 'query', required: false });
+        expect(q.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${method === 'get' ? 'Query' : 'Query.Delete'}` });
+        expect(Object.keys(q.content['application/json'].examples).length).toBeGreaterThan(0);
+      }
+    }
+    expect(components.schemas.Query.properties.select.oneOf[1].maxItems).toBe(100);
+    expect(components.schemas['Query.Clause'].properties.in).toEqual({ $ref: '#/components/schemas/Query.In' });
+    expect(components.schemas['Query.Delete'].properties.select).toBeUndefined();
+  });
+
+  it('gives every family operation its response schemas and the contract\'s 4xx, each an envelope array', async () => {
+    const { paths } = (await request(t.url).get('/api/doc/swagger.json')).body;
+    const envelopeArray = { type: 'array', items: { $ref: '#/components/schemas/Envelope' } };
+    const read = paths['/exec-env'].get.responses;
+    expect(read['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/ExecEnv' } });
+    expect(Object.keys(read).sort()).toEqual(['200', '400', '401', '404', '503']);
+    const create = paths['/exec-env'].post.responses;
+    expect(create['201'].content['application/json'].schema).toEqual(envelopeArray);
+    expect(create['201'].content['application/json'].example[0].message).toBe('Execution environment with id=example-id correctly created');
+    expect(Object.keys(create)).toEqual(expect.arrayContaining(['201', '204', '207', '400', '401', '406', '413', '415', '422']));
+    expect(create['406'].content['application/json'].schema).toEqual(envelopeArray);
+    expect(Object.keys(paths['/exec-env/{id}'].put.responses)).toEqual(expect.arrayContaining(['200', '304', '406']));
+    expect(paths['/exec-env'].delete.responses['205'].content['application/json'].example[0]).toMatchObject({ status: 'Reset Content', code: 200 });
+  });
+
+  it('names operations after their family, and marks public routes with security: []', async () => {
+    const { paths } = (await request(t.url).get('/api/doc/swagger.json')).body;
+    expect(paths['/exec-env'].post.operationId).toBe('createExecEnv');
+    expect(paths['/type/network-link/{id}'].get.operationId).toBe('readNetworkLinkTypeById');
+    expect(paths['/health'].get).toMatchObject({ operationId: 'health', security: [] });
+    expect(paths['/health'].get.responses['200'].content['application/json'].schema.properties.status.enum).toEqual(['ok']);
+    expect(paths['/auth/token'].post.security).toEqual([{ basic: [] }]);
+    expect(paths['/auth/token'].post.responses['201'].content['application/json'].schema.required).toContain('access_token');
+    const ids = Object.values(paths).flatMap((operations) => Object.values(operations as Record<string, { operationId: string }>).map((operation) => operation.operationId));
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]*$/);
+  });
+
+  it('gives every array its items (Parameter.values holds any values)', async () => {
+    const { schemas } = (await request(t.url).get('/api/doc/swagger.json')).body.components;
+    expect(schemas['AgentCatalogEntry.Parameter'].properties.values).toEqual({ type: 'array', items: {} });
+    const arraysWithoutItems: string[] = [];
+    const visit = (value: unknown, where: string) => {
+      if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${where}.${index}`));
+      else if (value && typeof value === 'object') {
+        const schema = value as Record<string, unknown>;
+        if (schema.type === 'array' && !('items' in schema)) arraysWithoutItems.push(where);
+        for (const [key, child] of Object.entries(schema)) if (key !== 'example' && key !== 'examples') visit(child, `${where}.${key}`);
+      }
+    };
+    visit(schemas, 'schemas');
+    expect(arraysWithoutItems).toEqual([]);
+  });
 });

@@ -29,6 +29,6 @@ export function createRecordController(family: FamilyDefinition): Type<RecordCon
   return FamilyRecordController;
 }
 
-function pascalCase(name: string): string {
+export function pascalCase(name: string): string {
   return name.replace(/(^|[-_\s]+)([a-z0-9])/gi, (_match, _separator, letter: string) => letter.toUpperCase());
 }

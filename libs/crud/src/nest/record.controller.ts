@@ -1,5 +1,5 @@
 import { Body, Delete, Get, Param, Post, Put, Req } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiOperation, ApiParam } from '@nestjs/swagger';
 import { HttpAnswer } from '@inventory/http';
 import type { FastifyRequest } from 'fastify';
 import { RecordService } from '../service/record.service';
@@ -9,8 +9,8 @@ import { queryFromRequest } from './record-query';
 /** Every family route takes an optional `{id}` segment; the adapter accepts a trailing slash. */
 const RECORD_ROUTE = ['', ':id'];
 
-const idParam = ApiParam({ name: 'id', required: false, description: 'record id (optional)' });
-const queryParam = ApiQuery({ name: 'q', required: false, description: 'the query as URL-encoded JSON, instead of a body' });
+// Bodies, the `q` parameter and responses are documented per family by documentFamilies().
+const idParam = ApiParam({ name: 'id', required: false, description: 'record id' });
 
 /**
  * The four operations, identical for every family; `createRecordController` subclasses this with
@@ -22,7 +22,6 @@ export abstract class RecordController {
   @Post(RECORD_ROUTE)
   @ApiOperation({ summary: 'Create one record or a batch' })
   @idParam
-  @ApiResponse({ status: 201, description: 'envelope array' })
   async create(@Param('id') id: string | undefined, @Body() body: unknown): Promise<HttpAnswer> {
     return writeAnswer(await this.records.create(id, body));
   }
@@ -30,9 +29,6 @@ export abstract class RecordController {
   @Get(RECORD_ROUTE)
   @ApiOperation({ summary: 'Read records, optionally filtered by a query body' })
   @idParam
-  @queryParam
-  @ApiBody({ required: false, description: 'query: select, where, order, limit', schema: { type: 'object' } })
-  @ApiResponse({ status: 200, description: 'JSON array of records' })
   async read(@Param('id') id: string | undefined, @Req() request: FastifyRequest): Promise<HttpAnswer> {
     return readAnswer(await this.records.read(id, queryFromRequest(request)));
   }
@@ -40,7 +36,6 @@ export abstract class RecordController {
   @Put(RECORD_ROUTE)
   @ApiOperation({ summary: 'Update (deep merge) one record or a batch' })
   @idParam
-  @ApiResponse({ status: 200, description: 'envelope array' })
   async update(@Param('id') id: string | undefined, @Body() body: unknown): Promise<HttpAnswer> {
     return writeAnswer(await this.records.update(id, body));
   }
@@ -48,9 +43,6 @@ export abstract class RecordController {
   @Delete(RECORD_ROUTE)
   @ApiOperation({ summary: 'Delete the records a query matches (all without a query)' })
   @idParam
-  @queryParam
-  @ApiBody({ required: false, description: 'query: where, order, limit', schema: { type: 'object' } })
-  @ApiResponse({ status: 205, description: 'one envelope per deleted record' })
   async remove(@Param('id') id: string | undefined, @Req() request: FastifyRequest): Promise<HttpAnswer> {
     return writeAnswer(await this.records.remove(id, queryFromRequest(request)));
   }

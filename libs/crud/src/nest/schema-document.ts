@@ -96,6 +96,8 @@ class ComponentWriter {
       Object.assign(property, apiProperty(target, propertyName));
       this.nest(target, propertyName, properties, own, partial);
       this.describeRules(properties[propertyName], rules.get(propertyName) ?? {});
+      // An array of anything still says so: `items` is required next to `type: array`.
+      if (properties[propertyName].type === 'array' && !properties[propertyName].items) properties[propertyName].items = {};
       // In an update, null removes the field.
       if (partial) properties[propertyName].nullable = true;
     }

@@ -39,3 +39,5 @@ export * from './core/fields/field-tree';
 export * from './core/fields/record-rules';
 export * from './core/fields/conversions';
 export * from './service/family-registry';
+export * from './nest/envelope-document';
+export * from './nest/query-document';

@@ -11,6 +11,7 @@ import { ValidationProblems } from '../core/validation/validation-messages';
 import { InsertOutcome, MissingReference, NewRecord, RecordReference, RecordStore, UpdateWrite } from '../store/record-store';
 import { RecordRules } from '../core/fields/record-rules';
 import { FamilyRegistry } from './family-registry';
+import { asyncConstraints } from '../core/validation/async-constraints';
 import { SelectionSpec, StoredRow } from '../store/record-selection';
 import { ValueIndex } from '../store/value-index';
 import { FamilyDefinition } from './family-definition';
@@ -45,6 +46,13 @@ export class RecordService {
     this.messages = new ResourceMessages(family.resourceName);
     this.valueIndex = ValueIndex.of(family.indexedPaths);
     this.rules = RecordRules.of(family.schema);
+    const unsupported = asyncConstraints(family.schema);
+    if (unsupported.length > 0) {
+      throw new Error(
+        `${family.resourceName} declares async validation (${unsupported.join(', ')}), which cannot run inside a write's transaction; ` +
+          'declare a reference to another family with @References(index) instead',
+      );
+    }
     families.add(family);
   }
 

@@ -323,7 +323,7 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
       it('answers 405 with Allow for another method', async () => {
         const response = await http().patch(base).set('Authorization', auth());
         expect(response.status).toBe(405);
-        expect(response.headers.allow).toBe('GET, POST, PUT, DELETE');
+        expect(response.headers.allow).toBe('GET, HEAD, POST, PUT, DELETE');
         expect(response.body[0]).toMatchObject({ status: 'Method Not Allowed', code: 405, error: true });
       });
 

@@ -11,12 +11,12 @@ describe('HTTP routing', () => {
   afterAll(async () => t?.close());
 
   it.each([
-    ['PATCH', '/health', 'GET'],
-    ['POST', '/health', 'GET'],
+    ['PATCH', '/health', 'GET, HEAD'],
+    ['POST', '/health', 'GET, HEAD'],
     ['GET', '/auth/token', 'POST'],
-    ['OPTIONS', '/event', 'GET, POST, PUT, DELETE'],
-    ['PATCH', '/event/some-id', 'GET, POST, PUT, DELETE'],
-    ['PATCH', '/type/network-link/', 'GET, POST, PUT, DELETE'],
+    ['OPTIONS', '/event', 'GET, HEAD, POST, PUT, DELETE'],
+    ['PATCH', '/event/some-id', 'GET, HEAD, POST, PUT, DELETE'],
+    ['PATCH', '/type/network-link/', 'GET, HEAD, POST, PUT, DELETE'],
   ])('%s %s answers 405 with Allow: %s and the envelope', async (method, path, allowed) => {
     const response = await request(t.url)[method.toLowerCase() as 'patch'](path).set('Authorization', bearer());
     expect(response.status).toBe(405);

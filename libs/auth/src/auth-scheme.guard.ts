@@ -4,7 +4,7 @@ import { AuthGuard } from '@nestjs/passport';
 import passport from 'passport';
 import type { Strategy } from 'passport';
 import type { FastifyRequest } from 'fastify';
-import { AuthenticationFailedError } from '@inventory/http';
+import { AuthenticationFailedError, readRequestBody } from '@inventory/http';
 import { AUTH_SCHEME_KEY, AuthSchemeName, PUBLIC_KEY } from './auth-scheme.decorator';
 import { BasicStrategy } from './basic.strategy';
 import { JwtPrincipal, JwtStrategy } from './jwt.strategy';
@@ -66,12 +66,22 @@ export class AuthSchemeGuard implements CanActivate, OnApplicationShutdown {
     };
   }
 
+  /**
+   * Admits the request, and only then has its body read: a request without credentials is
+   * refused before a byte of its body is parsed (CONTRACT.md §2), so unauthenticated 16 MB
+   * bodies cost nothing. Nest runs guards before it extracts `@Body()`.
+   */
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const requirement = this.requirementOf(context);
-    if (requirement === 'public') return true;
     if (requirement === undefined) throw new AuthenticationFailedError(CHALLENGES.jwt);
-    if (requirement === 'jwt') return this.bearerOrPassport(context);
-    return (await this.guards[requirement].canActivate(context)) as boolean;
+    if (requirement !== 'public') {
+      const admitted =
+        requirement === 'jwt' ? await this.bearerOrPassport(context) : ((await this.guards[requirement].canActivate(context)) as boolean);
+      if (!admitted) return false;
+    }
+    const reading = readRequestBody(context.switchToHttp().getRequest<FastifyRequest>());
+    if (reading !== undefined) await reading;
+    return true;
   }
 
   /** A token that verified recently skips passport; any other goes through it. */

@@ -1,47 +1,82 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { METHODS } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { BodyRefusedError } from './body-refused.error';
+import { RequestAbortedError } from './request-aborted.error';
 
 export interface BodyReaderOptions {
   limitBytes: number;
   /** Runs on every parsed body; throws an error with `message` to refuse it (400). */
   inspect: (body: unknown) => void;
+  /**
+   * Watches the raw bytes as they arrive, before anything is parsed; throws an error with
+   * `message` to refuse the body (400) without reading the rest, e.g. at nesting too deep for
+   * JSON.parse to be let near it.
+   */
+  scanner?: () => { push(chunk: Buffer): void };
 }
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 
-const METHODS_WITH_BODIES = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+/** Where a Fastify instance keeps its options, for `readRequestBody`. */
+const BODY_OPTIONS = Symbol('inventory.bodyOptions');
+/** Set on a request once its body has been read (or found absent), so it is read once. */
+const BODY_READ = Symbol('inventory.bodyRead');
+
+type BodyRequest = FastifyRequest & { [BODY_READ]?: true };
 
 /**
- * Reads every request body as JSON, whatever the method: the query language travels in GET and
- * DELETE bodies. Refuses with 413 past the limit, 415 for a body that is not JSON, 400 for JSON
- * that does not parse or that `inspect` refuses. A request without a body, or with only
- * whitespace, gets `body` undefined.
- *
- * A hook rather than Fastify's content-type parsers: those bind an AsyncResource per request,
- * which on Node 20 costs ~8 µs and garbage (measured: 3% of a single create's profile).
+ * Every method the HTTP parser accepts reaches the router (the rest answer 405, not 404), and
+ * Fastify parses no body itself: `readRequestBody` does, as JSON, whatever the method — the
+ * query language travels in GET and DELETE bodies. CONNECT never reaches the router: Node
+ * hands it to the server's 'connect' event.
  */
 export function readBodiesAsJson(fastify: FastifyInstance, options: BodyReaderOptions): void {
-  for (const method of METHODS_WITH_BODIES) fastify.addHttpMethod(method, { hasBody: false, overrideExisting: true });
-  fastify.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-    if (!hasBody(request.raw)) return done();
-    readJson(request, request.raw, options).then((body) => {
-      request.body = body;
-      done();
-    }, done);
+  for (const method of METHODS) {
+    if (method !== 'CONNECT') fastify.addHttpMethod(method, { hasBody: false, overrideExisting: true });
+  }
+  fastify.decorate(BODY_OPTIONS, options);
+}
+
+/**
+ * Reads the request's body into `request.body`, once. Called by whatever admits the request
+ * (the app's global guard), never before: a request that lacks credentials is refused without
+ * its body being read (CONTRACT.md §2), and the error answer then closes the connection.
+ *
+ * Refuses with 413 past the limit, 415 for a body that is not JSON, 400 for JSON that does not
+ * parse or that the scanner or `inspect` refuses. A request without a body, or with only
+ * whitespace, gets `body` undefined. Answers undefined (no promise) when there is nothing to
+ * read, which is the hot path of every GET.
+ *
+ * Not a Fastify content-type parser: those bind an AsyncResource per request, which on Node 20
+ * costs ~8 µs and garbage (measured: 3% of a single create's profile).
+ */
+export function readRequestBody(request: FastifyRequest): Promise<void> | undefined {
+  if (!hasBody(request.raw)) return undefined;
+  const marked = request as BodyRequest;
+  if (marked[BODY_READ]) return undefined;
+  marked[BODY_READ] = true;
+  const options = (request.server as unknown as Record<symbol, BodyReaderOptions>)[BODY_OPTIONS];
+  return readJson(request, options).then((body) => {
+    request.body = body;
   });
+}
+
+/** Whether body bytes are still to arrive: an answer now should close the connection. */
+export function hasUnreadBody(request: IncomingMessage): boolean {
+  return !request.complete && hasBody(request);
 }
 
 function hasBody(request: IncomingMessage): boolean {
   return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
 }
 
-async function readJson(request: FastifyRequest, payload: IncomingMessage, options: BodyReaderOptions): Promise<unknown> {
+async function readJson(request: FastifyRequest, options: BodyReaderOptions): Promise<unknown> {
   const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim();
   if (!JSON_MEDIA_TYPE.test(mediaType)) {
     throw new BodyRefusedError(415, `Content-Type must be application/json, not "${mediaType || 'none'}"`);
   }
-  const text = await readText(payload, options.limitBytes);
+  const text = await readText(request.raw, options);
   if (text.trim().length === 0) return undefined;
   let body: unknown;
   try {
@@ -57,28 +92,44 @@ async function readJson(request: FastifyRequest, payload: IncomingMessage, optio
   return body;
 }
 
-function readText(payload: IncomingMessage, limitBytes: number): Promise<string> {
-  const tooLarge = () => new BodyRefusedError(413, `body is larger than ${limitBytes} bytes`);
+function readText(payload: IncomingMessage, options: BodyReaderOptions): Promise<string> {
+  const { limitBytes } = options;
   if (Number(payload.headers['content-length'] ?? 0) > limitBytes) {
-    payload.resume();
-    return Promise.reject(tooLarge());
+    return Promise.reject(new BodyRefusedError(413, `body is larger than ${limitBytes} bytes`));
   }
+  const scanner = options.scanner?.();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    // The rest is left unread; the error answer closes the connection (EnvelopeExceptionFilter).
+    const stop = (error: Error) => {
+      payload.off('data', onData);
+      payload.off('end', onEnd);
+      payload.off('close', onClose);
+      reject(error);
+    };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received <= limitBytes) {
-        chunks.push(chunk);
-        return;
+      if (received > limitBytes) return stop(new BodyRefusedError(413, `body is larger than ${limitBytes} bytes`));
+      if (scanner) {
+        try {
+          scanner.push(chunk);
+        } catch (error) {
+          return stop(new BodyRefusedError(400, (error as Error).message));
+        }
       }
-      // The rest is drained, not read, and the answer closes the connection.
-      payload.off('data', onData);
-      payload.resume();
-      reject(tooLarge());
+      chunks.push(chunk);
     };
+    const onEnd = () => {
+      payload.off('close', onClose);
+      resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    };
+    // The client left, or the request timeout cut it off: nobody is waiting for an answer.
+    const onClose = () => stop(new RequestAbortedError());
     payload.on('data', onData);
-    payload.once('error', reject);
-    payload.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    payload.once('end', onEnd);
+    payload.once('close', onClose);
+    // Errors are followed by 'close'; a listener keeps them from being thrown.
+    payload.once('error', () => undefined);
   });
 }

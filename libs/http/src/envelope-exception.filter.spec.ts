@@ -41,7 +41,7 @@ class RecordedResponse {
 
 function answer(exception: unknown): RecordedResponse {
   const response = new RecordedResponse();
-  const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+  const host = { switchToHttp: () => ({ getResponse: () => response, getRequest: () => undefined }) } as unknown as ArgumentsHost;
   new EnvelopeExceptionFilter().catch(exception, host);
   return response;
 }
@@ -104,7 +104,7 @@ describe('EnvelopeExceptionFilter', () => {
   it('cuts the connection when the answer had already started', () => {
     const response = new RecordedResponse();
     response.sent = true;
-    const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+    const host = { switchToHttp: () => ({ getResponse: () => response, getRequest: () => undefined }) } as unknown as ArgumentsHost;
     new EnvelopeExceptionFilter().catch(new Error('mid-stream'), host);
     expect(response.destroyed).toBe(true);
     expect(response.body).toBe('');

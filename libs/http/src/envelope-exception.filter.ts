@@ -1,8 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hasUnreadBody } from './body-reader';
 import { errorEnvelope, EnvelopeMessageValue } from './envelope';
 import { HttpAnswer } from './http-answer';
+import { lingerBeforeClose } from './lingering-close';
 import { isPublicError } from './public-error';
 import { storeErrorStatus } from './store-error-status';
 
@@ -16,13 +18,25 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    // A client that left (or was timed out with a 408 already written) is no server failure.
+    if ((exception as { clientGone?: unknown })?.clientGone === true) return;
     if (reply.sent) {
       this.logger.error(`failure after the answer started: ${describe(exception)}`);
       reply.raw.destroy();
       return;
     }
-    this.answerFor(exception).writeTo(reply);
+    const answer = this.answerFor(exception);
+    // Refused before its body was read (no credentials, too deep, too large): reading the rest
+    // only to keep the connection would cost what the refusal saved.
+    const request = http.getRequest<FastifyRequest | undefined>();
+    if (request?.raw && hasUnreadBody(request.raw)) {
+      lingerBeforeClose(request.raw.socket);
+      new HttpAnswer(answer.status, answer.body, { ...answer.headers, Connection: 'close' }).writeTo(reply);
+      return;
+    }
+    answer.writeTo(reply);
   }
 
   private answerFor(exception: unknown): HttpAnswer {

@@ -9,3 +9,6 @@ export * from './authentication-failed.error';
 export * from './store-error-status';
 export * from './envelope-exception.filter';
 export * from './http-core.module';
+export * from './request-aborted.error';
+export * from './client-error-answer';
+export * from './lingering-close';

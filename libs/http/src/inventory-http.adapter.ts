@@ -1,13 +1,26 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { METHODS } from 'node:http';
 import { errorEnvelope } from './envelope';
 import { HttpAnswer } from './http-answer';
 import { MethodNotAllowedError } from './method-not-allowed.error';
-import { BodyReaderOptions, readBodiesAsJson } from './body-reader';
+import { BodyReaderOptions, hasUnreadBody, readBodiesAsJson } from './body-reader';
+import { clientErrorAnswerer } from './client-error-answer';
+import { lingerBeforeClose } from './lingering-close';
 
-/** Every method a route can be asked with; the ones it lacks answer 405. */
-const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const;
-type Method = (typeof METHODS)[number];
+export interface InventoryHttpOptions extends BodyReaderOptions {
+  /** Headers and body must arrive within this, else 408 and the connection closes. */
+  requestTimeoutMs?: number;
+  /** Connections beyond this many open ones are closed as they are accepted. */
+  maxConnections?: number;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_CONNECTIONS = 10_000;
+
+/** Every method that reaches the router (Node sends CONNECT elsewhere), in the order `Allow` lists them. */
+const COMMON_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+const ROUTABLE_METHODS = [...COMMON_METHODS, ...METHODS.filter((m) => !COMMON_METHODS.includes(m) && m !== 'CONNECT')];
 
 /** Encoded ids reach 256 characters × 12 bytes (`%F0%9F%98%80` per astral character). */
 const MAX_PARAM_LENGTH = 4096;
@@ -15,26 +28,44 @@ const MAX_PARAM_LENGTH = 4096;
 /**
  * Nest's Fastify adapter, with what the contract needs from HTTP in one place:
  * - an `HttpAnswer` is sent as it is, status, headers and bytes;
- * - every body is JSON, read by `readBodiesAsJson`, whatever the method (queries travel in GET);
- * - a known path asked with another method answers 405 with `Allow`, for every controller,
- *   without a catch-all route in each.
+ * - every body is JSON, read by `readRequestBody` once the request is admitted, whatever the
+ *   method (queries travel in GET);
+ * - a known path asked with any other method, WebDAV's included, answers 405 with `Allow`, for
+ *   every controller, without a catch-all route in each;
+ * - slow or idle clients cannot hold the server: a request timeout and a connection cap, and the
+ *   HTTP parser's own refusals are envelopes too.
  * Fastify rather than Express: on the same machine, the bare Nest app answers 60k req/s on
  * Fastify and 8k on Express (README, design notes).
  */
 export class InventoryHttpAdapter extends FastifyAdapter {
-  private readonly methodsByPath = new Map<string, Set<Method>>();
+  private readonly methodsByPath = new Map<string, Set<string>>();
 
-  constructor(bodies: BodyReaderOptions) {
+  constructor(options: InventoryHttpOptions) {
+    const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     super({
       skipMiddie: true,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+      // Fastify 5 disables Node's request timeout (0) and sets it after creating the server.
+      requestTimeout,
+      http: {
+        requestTimeout,
+        headersTimeout: requestTimeout,
+        // Node checks timeouts on this beat (default 30 s, which would double a 30 s timeout).
+        connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeout / 10))),
+      },
+      clientErrorHandler: clientErrorAnswerer(requestTimeout),
       // Refusals Fastify makes while routing (a malformed percent-encoding) never reach Nest.
-      frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
         const status = error.statusCode ?? 400;
-        HttpAnswer.json(status, errorEnvelope(status, error.message)).writeTo(reply);
+        const unread = hasUnreadBody(request.raw);
+        if (unread) lingerBeforeClose(request.raw.socket);
+        const headers = unread ? { Connection: 'close' } : undefined;
+        HttpAnswer.json(status, errorEnvelope(status, error.message), headers).writeTo(reply);
       },
     });
-    readBodiesAsJson(this.getInstance(), bodies);
+    // Node closes connections past this as it accepts them, before they cost a parser.
+    this.getInstance().server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    readBodiesAsJson(this.getInstance(), options);
   }
 
   reply(response: any, body: any, statusCode?: number): any {
@@ -68,12 +99,13 @@ export class InventoryHttpAdapter extends FastifyAdapter {
     return super.setNotFoundHandler(handler);
   }
 
-  private route<T>(method: Method, args: any[], register: () => T): T {
+  private route<T>(method: string, args: any[], register: () => T): T {
     // With ignoreTrailingSlash, `/a` and `/a/` are one route to Fastify: record them as one.
     const path = typeof args[0] === 'string' ? args[0].replace(/(.)\/+$/, '$1') : undefined;
     if (path !== undefined) {
-      const methods = this.methodsByPath.get(path) ?? new Set<Method>();
+      const methods = this.methodsByPath.get(path) ?? new Set<string>();
       methods.add(method);
+      // Fastify answers HEAD for every GET route (exposeHeadRoutes), without the body.
       if (method === 'GET') methods.add('HEAD');
       this.methodsByPath.set(path, methods);
     }
@@ -84,8 +116,8 @@ export class InventoryHttpAdapter extends FastifyAdapter {
   private answerOtherMethodsWith405(): void {
     const fastify = this.getInstance();
     for (const [url, methods] of this.methodsByPath) {
-      const allowed = METHODS.filter((method) => methods.has(method) && method !== 'HEAD');
-      const missing = METHODS.filter((method) => !methods.has(method));
+      const allowed = ROUTABLE_METHODS.filter((method) => methods.has(method));
+      const missing = ROUTABLE_METHODS.filter((method) => !methods.has(method));
       if (missing.length === 0) continue;
       fastify.route({
         method: missing,

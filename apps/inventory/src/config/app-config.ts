@@ -15,6 +15,10 @@ export interface AppConfig {
   admin: { username: string; password?: string };
   demoData: boolean;
   bodyLimitBytes: number;
+  /** Headers and body must arrive within this (INVENTORY_REQUEST_TIMEOUT), else 408. */
+  requestTimeoutMs: number;
+  /** Open connections accepted at once (INVENTORY_MAX_CONNECTIONS). */
+  maxConnections: number;
   logLevel: LogLevelName;
 }
 

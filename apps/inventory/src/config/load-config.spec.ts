@@ -59,4 +59,33 @@ describe('loadConfig', () => {
   ])('stops on %s=%j with one line naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
   });
+
+  describe('INVENTORY_REQUEST_TIMEOUT and INVENTORY_MAX_CONNECTIONS', () => {
+    it('default to 30 s and 10,000 connections', () => {
+      expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 30_000, maxConnections: 10_000 });
+    });
+
+    it.each([
+      ['45', 45_000],
+      ['2s', 2_000],
+      ['1m', 60_000],
+    ])('reads a request timeout of %j as %d ms', (value, ms) => {
+      expect(loadConfig({ INVENTORY_REQUEST_TIMEOUT: value }).requestTimeoutMs).toBe(ms);
+    });
+
+    it('reads the connection cap', () => {
+      expect(loadConfig({ INVENTORY_MAX_CONNECTIONS: '250' }).maxConnections).toBe(250);
+    });
+
+    it.each([
+      ['INVENTORY_REQUEST_TIMEOUT', '0'],
+      ['INVENTORY_REQUEST_TIMEOUT', 'soon'],
+      ['INVENTORY_REQUEST_TIMEOUT', '-5s'],
+      ['INVENTORY_MAX_CONNECTIONS', '0'],
+      ['INVENTORY_MAX_CONNECTIONS', 'many'],
+      ['INVENTORY_MAX_CONNECTIONS', '1.5'],
+    ])('stops on %s=%j with one line naming the variable', (name, value) => {
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: [^\\n]+$`));
+    });
+  });
 });

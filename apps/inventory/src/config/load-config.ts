@@ -25,6 +25,8 @@ export function loadConfig(env: Env): AppConfig {
     },
     demoData: boolean(env, 'INVENTORY_DEMO_DATA', true),
     bodyLimitBytes: size(env, 'INVENTORY_BODY_LIMIT', '16mb'),
+    requestTimeoutMs: duration(env, 'INVENTORY_REQUEST_TIMEOUT', '30s') * 1000,
+    maxConnections: integer(env, 'INVENTORY_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     logLevel: logLevel(env),
   };
 }

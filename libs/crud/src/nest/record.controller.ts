@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { RecordService } from '../service/record.service';
 import { readAnswer, writeAnswer } from './record-answer';
 import { queryFromRequest } from './record-query';
+import { writeInChunks } from './batch-chunks';
 
 /** Every family route takes an optional `{id}` segment; the adapter accepts a trailing slash. */
 const RECORD_ROUTE = ['', ':id'];
@@ -23,7 +24,7 @@ export abstract class RecordController {
   @ApiOperation({ summary: 'Create one record or a batch' })
   @idParam
   async create(@Param('id') id: string | undefined, @Body() body: unknown): Promise<HttpAnswer> {
-    return writeAnswer(await this.records.create(id, body));
+    return writeAnswer(await writeInChunks(body, (part) => this.records.create(id, part)));
   }
 
   @Get(RECORD_ROUTE)
@@ -37,7 +38,7 @@ export abstract class RecordController {
   @ApiOperation({ summary: 'Update (deep merge) one record or a batch' })
   @idParam
   async update(@Param('id') id: string | undefined, @Body() body: unknown): Promise<HttpAnswer> {
-    return writeAnswer(await this.records.update(id, body));
+    return writeAnswer(await writeInChunks(body, (part) => this.records.update(id, part)));
   }
 
   @Delete(RECORD_ROUTE)

@@ -11,12 +11,17 @@ export const BATCH_CHUNK = 1000;
  * request order, and an id repeated in a later chunk meets the stored first ("Id already found").
  * A path id with a list is refused by the first chunk, as it is by one pass.
  */
-export async function writeInChunks(
+export function writeInChunks(
   body: unknown,
   write: (part: unknown) => Promise<WriteResult>,
   chunk: number = BATCH_CHUNK,
 ): Promise<WriteResult> {
+  // Not async itself: the single create of the hot path pays no extra promise.
   if (!Array.isArray(body) || body.length <= chunk) return write(body);
+  return writeChunked(body, write, chunk);
+}
+
+async function writeChunked(body: unknown[], write: (part: unknown) => Promise<WriteResult>, chunk: number): Promise<WriteResult> {
   const outcomes: WriteResult['outcomes'] = [];
   let operation: WriteResult['operation'] | undefined;
   for (let start = 0; start < body.length; start += chunk) {

@@ -150,6 +150,13 @@ describe.each(databaseKinds())('Agent instance specifics on %s', (kind) => {
       expect((await api.stored('instance/agent', 'ops')).operations).toEqual(list);
     });
 
+    it('replaces an operations object with another object whole, not merging its actions by id', async () => {
+      await api.seed([['instance/agent', instance('ops-object', { operations: { actions: [{ id: 'start', userID: 'u-1' }], parameters: [{ id: 'p', value: 1 }] } })]]);
+      const next = { actions: [{ id: 'stop', userID: 'u-1' }] };
+      expect((await api.update('instance/agent', { id: 'ops-object', operations: next })).status).toBe(200);
+      expect((await api.stored('instance/agent', 'ops-object')).operations).toEqual(next);
+    });
+
     it('checks the shape: ids are strings, parameter values and resource contents are required, output_format is an enum', async () => {
       const response = await api.create(
         'instance/agent',

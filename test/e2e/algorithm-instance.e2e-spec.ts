@@ -69,6 +69,13 @@ describe.each(databaseKinds())('Algorithm instance specifics on %s', (kind) => {
     expect((await api.stored('instance/algorithm', 'ops')).operations).toEqual(next);
   });
 
+  it('replaces an operations object with another object whole, not merging its parameters by id', async () => {
+    await api.seed([['instance/algorithm', instance('ops-object', { operations: { parameters: [{ id: 'frequency', value: '30s' }, { id: 'x', value: 1 }] } })]]);
+    const next = { parameters: [{ id: 'frequency', value: '1m' }] };
+    expect((await api.update('instance/algorithm', { id: 'ops-object', operations: next })).status).toBe(200);
+    expect((await api.stored('instance/algorithm', 'ops-object')).operations).toEqual(next);
+  });
+
   it('refuses repeated parameter ids inside an operation', async () => {
     const response = await api.create('instance/algorithm', instance('twins', { operations: { parameters: [{ id: 'a', value: 1 }, { id: 'a', value: 2 }] } }));
     expect(response.status).toBe(406);

@@ -10,6 +10,7 @@ export * from './core/body/body-guard';
 export * from './core/body/json-depth';
 export * from './core/merge/deep-merge';
 export * from './core/ids/record-id';
+export * from './core/ids/path-id';
 export * from './core/outcome/write-outcome';
 export * from './core/outcome/messages';
 export * from './core/validation/validation-messages';

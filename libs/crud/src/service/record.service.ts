@@ -2,6 +2,7 @@ import { FieldPath, JsonObject } from '../core/query/query.types';
 import { jsonEquals } from '../core/query/json-equality';
 import { mergeRecord } from '../core/merge/deep-merge';
 import { generateRecordId, recordIdProblem } from '../core/ids/record-id';
+import { assertRecordIdInPath } from '../core/ids/path-id';
 import { ID_ALREADY_FOUND, ID_NOT_FOUND, ResourceMessages } from '../core/outcome/messages';
 import { WriteOutcome } from '../core/outcome/write-outcome';
 import { parseRecordQuery } from '../core/query/query-parser';
@@ -149,6 +150,7 @@ export class RecordService {
     queryBody: unknown,
     reading: boolean,
   ): { spec: SelectionSpec; select?: FieldPath[] } {
+    assertRecordIdInPath(pathId);
     const { select, ...query } = parseRecordQuery(queryBody, { allowSelect: reading });
     return { spec: { family: this.family.index, valueIndex: this.valueIndex, id: pathId, ...query }, select };
   }

@@ -25,6 +25,7 @@ export class AppModule {
         CrudModule.forRoot({
           inject: [DataSource, BOOTSTRAP_RESULT],
           useFactory: (dataSource: DataSource) => recordStoreFor(dataSource),
+          queryTimeoutMs: config.queryTimeoutMs,
         }),
         AuthModule.forRoot({
           credentialStore: UserCredentialStore,

@@ -44,6 +44,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('gives a query 10 s by default, and reads INVENTORY_QUERY_TIMEOUT like the other durations', () => {
+    expect(loadConfig({}).queryTimeoutMs).toBe(10_000);
+    expect(loadConfig({ INVENTORY_QUERY_TIMEOUT: '30' }).queryTimeoutMs).toBe(30_000);
+    expect(loadConfig({ INVENTORY_QUERY_TIMEOUT: '2m' }).queryTimeoutMs).toBe(120_000);
+    for (const bad of ['0', 'soon', '1.5s', '-1s'])
+      expect(() => loadConfig({ INVENTORY_QUERY_TIMEOUT: bad })).toThrow(/^INVENTORY_QUERY_TIMEOUT: /);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],

@@ -24,6 +24,7 @@ export function loadConfig(env: Env): AppConfig {
       password: text(env, 'INVENTORY_ADMIN_PASSWORD'),
     },
     demoData: boolean(env, 'INVENTORY_DEMO_DATA', true),
+    queryTimeoutMs: duration(env, 'INVENTORY_QUERY_TIMEOUT', '10s') * 1000,
     bodyLimitBytes: size(env, 'INVENTORY_BODY_LIMIT', '16mb'),
     requestTimeoutMs: duration(env, 'INVENTORY_REQUEST_TIMEOUT', '30s') * 1000,
     maxConnections: integer(env, 'INVENTORY_MAX_CONNECTIONS', 10_000, 1, 1_000_000),

@@ -4,11 +4,14 @@ import { RecordService } from '../service/record.service';
 import { RecordStore } from '../store/record-store';
 import { FamilyRegistry } from '../service/family-registry';
 import { createRecordController, recordServiceToken } from './record-controller.factory';
+import { DEFAULT_QUERY_TIMEOUT_MS, QUERY_TIMEOUT_MS } from './query-timeout';
 
 export interface CrudRootOptions extends Pick<ModuleMetadata, 'imports'> {
   /** Builds the store once, from whatever the app injects (its DataSource). */
   useFactory: (...deps: any[]) => RecordStore | Promise<RecordStore>;
   inject?: any[];
+  /** How long the query of one read or delete may run (CONTRACT.md §4); 10 s by default. */
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -20,11 +23,12 @@ export interface CrudRootOptions extends Pick<ModuleMetadata, 'imports'> {
 export class CrudModule {
   static forRoot(options: CrudRootOptions): DynamicModule {
     const store: Provider = { provide: RecordStore, useFactory: options.useFactory, inject: options.inject ?? [] };
+    const queryTimeout: Provider = { provide: QUERY_TIMEOUT_MS, useValue: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS };
     return {
       module: CrudModule,
       imports: options.imports ?? [],
-      providers: [store, FamilyRegistry],
-      exports: [RecordStore, FamilyRegistry],
+      providers: [store, FamilyRegistry, queryTimeout],
+      exports: [RecordStore, FamilyRegistry, QUERY_TIMEOUT_MS],
       global: true,
     };
   }

@@ -1,4 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { BodyError } from '../core/body/body-error';
+import { assertSafeBody } from '../core/body/body-guard';
+import { assertJsonDepth } from '../core/body/json-depth';
 import { QueryError } from '../core/query/query-error';
 
 /**
@@ -10,9 +13,23 @@ export function queryFromRequest(request: FastifyRequest): unknown {
   if (encoded === undefined) return request.body;
   if (request.body !== undefined) throw new QueryError('send the query either as the body or as ?q=, not both');
   if (typeof encoded !== 'string') throw new QueryError('?q= must be given once');
+  return parseQueryParameter(encoded);
+}
+
+/**
+ * `?q=` obeys every rule of a JSON body (CONTRACT.md §4): depth is found before parsing, then
+ * the parsed value passes the same guard as every body (prototype keys, numbers out of range,
+ * lone surrogates). Its size is bounded by the HTTP parser's header limit (431 past it).
+ */
+export function parseQueryParameter(encoded: string): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(encoded);
-  } catch {
+    assertJsonDepth(encoded);
+    parsed = JSON.parse(encoded);
+    assertSafeBody(parsed);
+  } catch (error) {
+    if (error instanceof BodyError) throw new QueryError(`?q= ${error.message.replace(/^body /, '')}`);
     throw new QueryError('?q= is not valid JSON');
   }
+  return parsed;
 }

@@ -1,11 +1,12 @@
-import { Body, Delete, Get, Param, Post, Put, Req } from '@nestjs/common';
+import { Body, Delete, Get, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam } from '@nestjs/swagger';
 import { HttpAnswer } from '@inventory/http';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RecordService } from '../service/record.service';
 import { readAnswer, writeAnswer } from './record-answer';
 import { queryFromRequest } from './record-query';
 import { writeInChunks } from './batch-chunks';
+import { requestBudget } from './request-budget';
 
 /** Every family route takes an optional `{id}` segment; the adapter accepts a trailing slash. */
 const RECORD_ROUTE = ['', ':id'];
@@ -18,7 +19,11 @@ const idParam = ApiParam({ name: 'id', required: false, description: 'record id'
  * the family's path, auth scheme and service. Handlers only pass the request's parts along.
  */
 export abstract class RecordController {
-  protected constructor(private readonly records: RecordService) {}
+  protected constructor(
+    private readonly records: RecordService,
+    /** INVENTORY_QUERY_TIMEOUT: how long the query of a read or delete may run. */
+    private readonly queryTimeoutMs: number,
+  ) {}
 
   @Post(RECORD_ROUTE)
   @ApiOperation({ summary: 'Create one record or a batch' })
@@ -30,8 +35,12 @@ export abstract class RecordController {
   @Get(RECORD_ROUTE)
   @ApiOperation({ summary: 'Read records, optionally filtered by a query body' })
   @idParam
-  async read(@Param('id') id: string | undefined, @Req() request: FastifyRequest): Promise<HttpAnswer> {
-    return readAnswer(await this.records.read(id, queryFromRequest(request)));
+  async read(
+    @Param('id') id: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<HttpAnswer> {
+    return readAnswer(await this.records.read(id, queryFromRequest(request), requestBudget(reply, this.queryTimeoutMs)));
   }
 
   @Put(RECORD_ROUTE)
@@ -44,7 +53,11 @@ export abstract class RecordController {
   @Delete(RECORD_ROUTE)
   @ApiOperation({ summary: 'Delete the records a query matches (all without a query)' })
   @idParam
-  async remove(@Param('id') id: string | undefined, @Req() request: FastifyRequest): Promise<HttpAnswer> {
-    return writeAnswer(await this.records.remove(id, queryFromRequest(request)));
+  async remove(
+    @Param('id') id: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<HttpAnswer> {
+    return writeAnswer(await this.records.remove(id, queryFromRequest(request), requestBudget(reply, this.queryTimeoutMs)));
   }
 }

@@ -14,6 +14,7 @@ import { RecordRules } from '../core/fields/record-rules';
 import { FamilyRegistry } from './family-registry';
 import { asyncConstraints } from '../core/validation/async-constraints';
 import { SelectionSpec, StoredRow } from '../store/record-selection';
+import { QueryBudget } from '../core/query/query-budget';
 import { ValueIndex } from '../store/value-index';
 import { FamilyDefinition } from './family-definition';
 import { writeItems } from './write-items';
@@ -123,8 +124,8 @@ export class RecordService {
     return { operation: 'update', outcomes };
   }
 
-  async remove(pathId: string | undefined, queryBody: unknown): Promise<WriteResult> {
-    const { spec } = this.selection(pathId, queryBody, false);
+  async remove(pathId: string | undefined, queryBody: unknown, budget?: QueryBudget): Promise<WriteResult> {
+    const { spec } = this.selection(pathId, queryBody, false, budget);
     const ids = await this.store.delete(spec);
     if (ids.length === 0) throw this.notFound(pathId);
     return {
@@ -133,8 +134,8 @@ export class RecordService {
     };
   }
 
-  async read(pathId: string | undefined, queryBody: unknown): Promise<ReadResult> {
-    const { spec, select } = this.selection(pathId, queryBody, true);
+  async read(pathId: string | undefined, queryBody: unknown, budget?: QueryBudget): Promise<ReadResult> {
+    const { spec, select } = this.selection(pathId, queryBody, true, budget);
     const pages = this.store.read(spec)[Symbol.asyncIterator]();
     const first = await pages.next();
     if (first.done) throw this.notFound(pathId);
@@ -149,10 +150,12 @@ export class RecordService {
     pathId: string | undefined,
     queryBody: unknown,
     reading: boolean,
+    budget: QueryBudget | undefined,
   ): { spec: SelectionSpec; select?: FieldPath[] } {
     assertRecordIdInPath(pathId);
-    const { select, ...query } = parseRecordQuery(queryBody, { allowSelect: reading });
-    return { spec: { family: this.family.index, valueIndex: this.valueIndex, id: pathId, ...query }, select };
+    // Patterns are compiled by the store's plan, between other requests (see QueryParseOptions).
+    const { select, ...query } = parseRecordQuery(queryBody, { allowSelect: reading, compilePatterns: false });
+    return { spec: { family: this.family.index, valueIndex: this.valueIndex, id: pathId, ...query, budget }, select };
   }
 
   private itemsFor(pathId: string | undefined, body: unknown): unknown[] {

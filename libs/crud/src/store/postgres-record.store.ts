@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { QueryBudget } from '../core/query/query-budget';
 import { JsonObject } from '../core/query/query.types';
 import { indexedValues } from './indexed-values';
 import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
@@ -13,6 +14,7 @@ import {
   UpdateDecision,
   UpdateWrite,
 } from './record-store';
+import { cancellable } from './postgres-cancel';
 import { selectionPlan } from './selection-plan';
 import { readSelection, SelectionQueries } from './selection-reader';
 import { encodePostgresText, postgresDialect, toPostgresPlaceholders } from './sql-dialect';
@@ -33,7 +35,7 @@ export class PostgresRecordStore extends RecordStore {
   }
 
   read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
-    return readSelection(selectionPlan(new RecordSelection(spec, postgresDialect), 'read'), this.queries(this.pool));
+    return readSelection(selectionPlan(new RecordSelection(spec, postgresDialect), 'read'), this.queries(this.pool, spec.budget), spec.budget);
   }
 
   async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
@@ -130,7 +132,8 @@ export class PostgresRecordStore extends RecordStore {
     const selection = new RecordSelection(spec, postgresDialect);
     return this.transaction(async (client) => {
       const deleted: string[] = [];
-      for await (const rows of readSelection(selectionPlan(selection, 'delete'), this.queries(client))) {
+      const queries = this.queries(client, spec.budget);
+      for await (const rows of readSelection(selectionPlan(selection, 'delete'), queries, spec.budget)) {
         // RETURNING tells which rows this transaction really removed: a concurrent delete of the
         // same record makes it vanish here, and that caller answers 404 instead of a second 205.
         const removed = await client.query<{ id: string; seq: string }>(
@@ -211,8 +214,27 @@ export class PostgresRecordStore extends RecordStore {
     );
   }
 
-  private queries(client: Pool | PoolClient): SelectionQueries {
-    return { rows: (fragment) => this.rows(client, fragment), seqs: (fragment) => this.seqs(client, fragment) };
+  /** A read runs each statement on a connection of its own, so that the budget can cancel it. */
+  private queries(client: Pool | PoolClient, budget?: QueryBudget): SelectionQueries {
+    const within = async <T>(statement: (on: Pool | PoolClient) => Promise<T>): Promise<T> => {
+      if (!budget) return statement(client);
+      if (client !== this.pool) return cancellable(this.pool, client as PoolClient, budget, () => statement(client));
+      let own: PoolClient;
+      try {
+        own = await this.pool.connect();
+      } catch (error) {
+        throw translate(error);
+      }
+      try {
+        return await cancellable(this.pool, own, budget, () => statement(own));
+      } finally {
+        own.release();
+      }
+    };
+    return {
+      rows: (fragment) => within((on) => this.rows(on, fragment)),
+      seqs: (fragment) => within((on) => this.seqs(on, fragment)),
+    };
   }
 
   private async rows(client: Pool | PoolClient, fragment: SqlFragment): Promise<StoredRow[]> {

@@ -1,8 +1,11 @@
+import { QueryBudget, SliceClock } from '../core/query/query-budget';
 import { QueryEvaluator } from '../core/query/query-evaluator';
 import { Condition, JsonObject, OrderTerm } from '../core/query/query.types';
+import { PAUSE, PlanPart, pausing } from './plan-step';
+import { SeqSet } from './seq-set';
 import { marks, SqlDialect } from './sql-dialect';
 import { ValueIndex } from './value-index';
-import { compileWhere, isRecordId, SqlFragment } from './where-compiler';
+import { compileWhereTree, isRecordId, SeqTree, SqlFragment, whereSql } from './where-compiler';
 
 /** Which records a read or delete is about: its family, the path `{id}`, and the parsed query. */
 export interface SelectionSpec {
@@ -14,6 +17,8 @@ export interface SelectionSpec {
   order: readonly OrderTerm[];
   offset: number;
   count?: number;
+  /** Time budget and client presence (CONTRACT.md §4); none in tests of the stores alone. */
+  budget?: QueryBudget;
 }
 
 export interface StoredRow {
@@ -28,28 +33,68 @@ const NO_LIMIT = Number.MAX_SAFE_INTEGER;
  * The SQL for one selection, in the `?` form both stores share. When the where clause has parts
  * SQL cannot decide, `residual` re-checks candidate rows in memory and the window (offset,
  * count) is applied after it instead of in SQL.
+ *
+ * On PostgreSQL the where clause is one condition of every statement. On SQLite (`leafwise`)
+ * the plan first evaluates it a leaf at a time (`evaluateSeqTree`) and then `narrowTo` the
+ * records found: statements after that only fetch and order those.
  */
 export class RecordSelection {
   readonly residual?: QueryEvaluator;
-  private readonly filter: SqlFragment;
+  /** The where clause (and the path id) as SQL can tell it, for `leafwise` evaluation. */
+  readonly tree?: SeqTree;
+  readonly clock: SliceClock;
+  /** Candidates in arrival order, once narrowed to a known set. */
+  candidateList?: readonly number[];
+  /** Records of the family that are no candidates, once narrowed to a complement. */
+  excluded?: ReadonlySet<number>;
+  /** Which rows are candidates, for statements that order or window them. */
+  private filter: SqlFragment;
+  /** Which rows to page through when scanning candidates in arrival order (`excluded` aside). */
+  private paging: SqlFragment;
 
   constructor(
     readonly spec: SelectionSpec,
-    dialect: SqlDialect,
+    private readonly dialect: SqlDialect,
   ) {
+    this.clock = spec.budget ?? { sliceSpent: false };
     const clauses = ['r.family = ?'];
     const params: unknown[] = [spec.family];
     if (spec.id !== undefined) {
       clauses.push('r.id = ?');
       params.push(spec.id);
     }
+    this.paging = { sql: clauses.join(' AND '), params: [...params] };
     if (spec.where) {
-      const compiled = compileWhere(spec.where, spec.family, spec.valueIndex, dialect);
-      clauses.push(compiled.sql);
-      params.push(...compiled.params);
+      const compiled = compileWhereTree(spec.where, spec.valueIndex, dialect);
       if (!compiled.exact) this.residual = new QueryEvaluator(spec.where);
+      const where = whereSql(compiled.tree, spec.family);
+      clauses.push(where.sql);
+      params.push(...where.params);
+      if (dialect.name === 'sqlite') {
+        const byId: SeqTree = { kind: 'ids', predicate: { sql: 'r.id = ?', params: [spec.id] } };
+        this.tree = spec.id === undefined ? compiled.tree : { kind: 'and', parts: [byId, compiled.tree] };
+      }
     }
     this.filter = { sql: clauses.join(' AND '), params };
+    if (!this.tree) this.paging = this.filter;
+  }
+
+  /** Whether the plan evaluates `tree` first and then `narrowTo` its result. */
+  get leafwise(): boolean {
+    return this.tree !== undefined;
+  }
+
+  /** Makes every later statement about the records `found` (in the family, with the path id). */
+  narrowTo(found: SeqSet): void {
+    if (found.negated) {
+      this.excluded = found.seqs.size > 0 ? found.seqs : undefined;
+      this.filter = this.excluded
+        ? { sql: `${this.paging.sql} AND r.seq NOT IN (SELECT value FROM json_each(?))`, params: [...this.paging.params, JSON.stringify([...this.excluded])] }
+        : this.paging;
+      return;
+    }
+    this.candidateList = found.sorted();
+    this.filter = { sql: 'r.seq IN (SELECT value FROM json_each(?))', params: [JSON.stringify(this.candidateList)] };
   }
 
   /** Arrival order with no value filter reads the (family, seq) index in pages, nothing else. */
@@ -58,11 +103,13 @@ export class RecordSelection {
   }
 
   /**
-   * SQL orders by the value index only when the index holds every ordered path; otherwise the
-   * order is computed from the records in memory (see `MemoryOrder`).
+   * SQL orders by the value index only when the index holds every ordered path, and only by as
+   * many of them as the dialect sorts in one statement; otherwise the order is computed from
+   * the records in memory (see `MemoryOrder`).
    */
   get orderInSql(): boolean {
-    return this.spec.order.every((term) => isRecordId(term.path) || this.spec.valueIndex.covers(term.path));
+    const valueTerms = this.spec.order.filter((term) => !isRecordId(term.path));
+    return valueTerms.length <= this.dialect.sqlOrderTerms && valueTerms.every((term) => this.spec.valueIndex.covers(term.path));
   }
 
   /** Offset and count go into SQL only when SQL alone decides what matches. */
@@ -70,11 +117,11 @@ export class RecordSelection {
     return !this.residual;
   }
 
-  /** One page of rows after `afterSeq`, in arrival order. */
+  /** One page of rows after `afterSeq`, in arrival order (of the family, when narrowed to a complement). */
   pageAfter(afterSeq: number, pageSize: number, skip: number): SqlFragment {
     return {
-      sql: `SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE ${this.filter.sql} AND r.seq > ? ORDER BY r.seq LIMIT ? OFFSET ?`,
-      params: [...this.filter.params, afterSeq, pageSize, skip],
+      sql: `SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE ${this.paging.sql} AND r.seq > ? ORDER BY r.seq LIMIT ? OFFSET ?`,
+      params: [...this.paging.params, afterSeq, pageSize, skip],
     };
   }
 
@@ -126,7 +173,8 @@ export class RecordSelection {
 
 /**
  * Applies the in-memory part of a selection to rows arriving in order: the residual check,
- * then the offset and count when SQL could not apply them.
+ * then the offset and count when SQL could not apply them. Pauses whenever the selection's
+ * slice of the event loop is spent.
  */
 export class RowWindow {
   private skipped = 0;
@@ -139,13 +187,15 @@ export class RowWindow {
     return !this.selection.windowInSql && count !== undefined && this.taken >= count;
   }
 
-  admit(rows: StoredRow[]): StoredRow[] {
-    const { residual, spec } = this.selection;
+  *admit(rows: StoredRow[]): PlanPart<StoredRow[]> {
+    const { residual, spec, clock } = this.selection;
     if (!residual) return rows;
     const admitted: StoredRow[] = [];
     for (const row of rows) {
       if (this.full) break;
-      if (!residual.matches(JSON.parse(row.doc) as JsonObject)) continue;
+      const matches = yield* pausing(residual.evaluate(JSON.parse(row.doc) as JsonObject, clock));
+      if (clock.sliceSpent) yield PAUSE;
+      if (!matches) continue;
       if (this.skipped < spec.offset) {
         this.skipped += 1;
         continue;

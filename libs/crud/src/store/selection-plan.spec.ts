@@ -50,7 +50,13 @@ describe('order in memory, in passes (SQLite)', () => {
     expect(selection.orderInSql).toBe(false);
     return [...readSelectionNow(selectionPlan(selection, 'read', passSize), queries)].flat().map((row) => row.id);
   };
-  const bySql = (query: Clause) => readIds(store, spec(query, ValueIndex.EVERY_PATH));
+  // SQLite sorts by one value path in SQL (see `SqlDialect.sqlOrderTerms`); the reference here
+  // sorts by all of them in SQL, as PostgreSQL does.
+  const bySql = async (query: Clause) => {
+    const selection = new RecordSelection(spec(query, ValueIndex.EVERY_PATH), { ...sqliteDialect, sqlOrderTerms: 16 });
+    expect(selection.orderInSql).toBe(true);
+    return [...readSelectionNow(selectionPlan(selection, 'read'), queries)].flat().map((row) => row.id);
+  };
 
   const ORDERS: Clause[][] = [
     [{ target: 'mixed', mode: 'asc' }],

@@ -1,22 +1,13 @@
+import { QueryEvaluator } from '../core/query/query-evaluator';
+import { checkPattern } from '../core/query/query-parser';
 import { JsonObject } from '../core/query/query.types';
 import { FirstRanked, MemoryOrder, Ranked } from './memory-order';
+import { PAUSE, PlanAnswer, PlanPart, PlanStep, pausing, rows, seqs } from './plan-step';
 import { inSeqOrder, RecordSelection, RowWindow, StoredRow } from './record-selection';
 import { READ_PAGE_SIZE } from './record-store';
-import { SqlFragment } from './where-compiler';
+import { evaluateSeqTree } from './seq-tree-plan';
 
-/**
- * One step of reading a selection: a query to run (its answer is passed back), a page of the
- * result, or a point where a long read may let other work in. Written once as a generator, the
- * plan is driven asynchronously by reads and PostgreSQL deletes, and synchronously inside a
- * SQLite delete's transaction, which must not yield.
- */
-export type PlanStep =
-  | { kind: 'rows'; sql: SqlFragment }
-  | { kind: 'seqs'; sql: SqlFragment }
-  | { kind: 'page'; rows: StoredRow[] }
-  | { kind: 'pause' };
-
-export type PlanAnswer = StoredRow[] | number[] | undefined;
+export type { PlanAnswer, PlanStep } from './plan-step';
 export type SelectionPlan = Generator<PlanStep, void, PlanAnswer>;
 
 /**
@@ -26,8 +17,6 @@ export type SelectionPlan = Generator<PlanStep, void, PlanAnswer>;
  * take one scan.
  */
 export const MEMORY_ORDER_PASS_SIZE = 50_000;
-
-const PAUSE: PlanStep = { kind: 'pause' };
 
 /**
  * The rows of a selection in query order, a page at a time. Reads without a filter walk the
@@ -39,10 +28,20 @@ export function* selectionPlan(
   purpose: 'read' | 'delete',
   passSize = MEMORY_ORDER_PASS_SIZE,
 ): SelectionPlan {
+  yield* checkPatterns(selection);
+  if (selection.tree) selection.narrowTo(yield* evaluateSeqTree(selection.tree, selection.spec.family, selection.clock));
   if (!selection.orderInSql) return yield* memoryOrdered(selection, passSize);
   if (purpose === 'read' && selection.pagesBySeq) return yield* arrivalPages(selection);
+  const window = new RowWindow(selection);
+  const listed = selection.candidateList;
+  if (listed && selection.spec.order.length === 0) {
+    // Already in arrival order: no statement needed to sort them, and an exact window is a slice.
+    const { offset, count } = selection.spec;
+    const slice = selection.windowInSql ? listed.slice(offset, count === undefined ? undefined : offset + count) : listed;
+    return yield* fetchInOrder(slice, window);
+  }
   const candidates = yield* seqs(selection.candidateSeqs());
-  yield* fetchInOrder(candidates, new RowWindow(selection));
+  yield* fetchInOrder(candidates, window);
 }
 
 function* arrivalPages(selection: RecordSelection): SelectionPlan {
@@ -82,16 +81,20 @@ function* memoryOrdered(selection: RecordSelection, passSize: number): Selection
     const wanted = Math.min(passSize, end - position);
     const first = new FirstRanked(wanted, order);
     let afterSeq = 0;
+    const { residual, clock } = selection;
     for (;;) {
-      const page = yield* rows(selection.pageAfter(afterSeq, READ_PAGE_SIZE, 0));
-      for (const row of page) {
+      const page = yield* candidatesAfter(selection, afterSeq);
+      for (const row of page.rows) {
         const doc = JSON.parse(row.doc) as JsonObject;
-        if (selection.residual && !selection.residual.matches(doc)) continue;
-        const ranked = order.rank(row.seq, row.id, doc);
-        if (!after || order.compare(ranked, after) > 0) first.offer(ranked);
+        const matches = !residual || (yield* pausing(residual.evaluate(doc, clock)));
+        if (matches) {
+          const ranked = order.rank(row.seq, row.id, doc);
+          if (!after || order.compare(ranked, after) > 0) first.offer(ranked);
+        }
+        if (clock.sliceSpent) yield PAUSE;
       }
-      if (page.length < READ_PAGE_SIZE) break;
-      afterSeq = page[page.length - 1].seq;
+      if (page.last === undefined) break;
+      afterSeq = page.last;
       yield PAUSE;
     }
     const ranked = first.sorted();
@@ -103,21 +106,60 @@ function* memoryOrdered(selection: RecordSelection, passSize: number): Selection
   }
 }
 
+/**
+ * Compiles the query's regular expressions before anything is read or deleted (a bad one is the
+ * parser's 400), letting other requests in between: compiling 100 patterns with counted
+ * repetitions takes most of a second. The evaluator then finds them compiled.
+ */
+function* checkPatterns(selection: RecordSelection): SelectionPlan {
+  const { where } = selection.spec;
+  if (!where) return;
+  for (const pattern of QueryEvaluator.regExpPatterns(where)) {
+    checkPattern(pattern, 'where.reg_exp');
+    if (selection.clock.sliceSpent) yield PAUSE;
+  }
+}
+
+/**
+ * The next page of candidates after `afterSeq` in arrival order, and the last sequence number
+ * it covered (undefined when there are no more): from the known list of candidates, or from the
+ * family's pages less the excluded records, or (PostgreSQL) from pages SQL filters.
+ */
+function* candidatesAfter(selection: RecordSelection, afterSeq: number): PlanPart<{ rows: StoredRow[]; last?: number }> {
+  const listed = selection.candidateList;
+  if (listed) {
+    const start = firstAbove(listed, afterSeq);
+    const chunk = listed.slice(start, start + READ_PAGE_SIZE);
+    const fetched = chunk.length === 0 ? [] : inSeqOrder(chunk, yield* rows(RecordSelection.rowsBySeq(chunk)));
+    return { rows: fetched, last: start + chunk.length < listed.length ? chunk[chunk.length - 1] : undefined };
+  }
+  const page = yield* rows(selection.pageAfter(afterSeq, READ_PAGE_SIZE, 0));
+  const { excluded } = selection;
+  return {
+    rows: excluded ? page.filter((row) => !excluded.has(row.seq)) : page,
+    last: page.length < READ_PAGE_SIZE ? undefined : page[page.length - 1].seq,
+  };
+}
+
+/** The position of the first element above `seq` in an ascending list. */
+function firstAbove(list: readonly number[], seq: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (list[middle] <= seq) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** Fetches records by sequence number a page at a time, keeping the given order. */
 function* fetchInOrder(ordered: readonly number[], window?: RowWindow): SelectionPlan {
   for (let start = 0; start < ordered.length && !window?.full; start += READ_PAGE_SIZE) {
     if (start > 0) yield PAUSE;
     const page = ordered.slice(start, start + READ_PAGE_SIZE);
     const fetched = inSeqOrder(page, yield* rows(RecordSelection.rowsBySeq(page)));
-    const admitted = window ? window.admit(fetched) : fetched;
+    const admitted = window ? yield* window.admit(fetched) : fetched;
     if (admitted.length > 0) yield { kind: 'page', rows: admitted };
   }
-}
-
-function* rows(sql: SqlFragment): Generator<PlanStep, StoredRow[], PlanAnswer> {
-  return (yield { kind: 'rows', sql }) as StoredRow[];
-}
-
-function* seqs(sql: SqlFragment): Generator<PlanStep, number[], PlanAnswer> {
-  return (yield { kind: 'seqs', sql }) as number[];
 }

@@ -1,48 +1,70 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { QueryBudget } from '../core/query/query-budget';
+import { PlanAnswer } from './plan-step';
 import { StoredRow } from './record-selection';
-import { PlanAnswer, SelectionPlan } from './selection-plan';
+import { SelectionPlan } from './selection-plan';
 import { SqlFragment } from './where-compiler';
 
 /** How a store runs the selection's SQL; SQLite answers synchronously, pg asynchronously. */
 export interface SelectionQueries {
   rows(fragment: SqlFragment): StoredRow[] | Promise<StoredRow[]>;
   seqs(fragment: SqlFragment): number[] | Promise<number[]>;
-  /** Runs between pages, e.g. to let other requests in while SQLite blocks the thread. */
+  /** Runs at each pause, to let other requests in; by default one turn of the event loop. */
   betweenPages?: () => Promise<unknown>;
 }
 
-/** Runs a plan's queries as it asks for them, and yields its pages. */
-export async function* readSelection(plan: SelectionPlan, queries: SelectionQueries): AsyncIterable<StoredRow[]> {
+/**
+ * Runs a plan's queries as it asks for them, and yields its pages. At every pause it lets the
+ * event loop turn (so the in-memory part of a long query never holds it for more than a slice),
+ * and before every statement and after every pause it checks the budget: past its time or with
+ * its client gone, the read stops with the budget's error.
+ */
+export async function* readSelection(plan: SelectionPlan, queries: SelectionQueries, budget?: QueryBudget): AsyncIterable<StoredRow[]> {
+  const pause = queries.betweenPages ?? (() => yieldToEventLoop());
   let answer: PlanAnswer;
   for (let step = plan.next(); !step.done; step = plan.next(answer)) {
     answer = undefined;
     const current = step.value;
     switch (current.kind) {
       case 'rows':
+        budget?.check();
         answer = await queries.rows(current.sql);
         break;
       case 'seqs':
+        budget?.check();
         answer = await queries.seqs(current.sql);
         break;
       case 'page':
         yield current.rows;
         break;
       case 'pause':
-        await queries.betweenPages?.();
+        await pause();
+        budget?.check();
+        budget?.startSlice();
     }
   }
 }
 
-/** The same without ever yielding to the event loop, for work inside a SQLite transaction. */
+/**
+ * The same without ever yielding to the event loop, for work inside a SQLite transaction: the
+ * budget still stops it (the transaction then rolls back), though nothing else runs meanwhile.
+ */
 export function* readSelectionNow(
   plan: SelectionPlan,
   queries: { rows(fragment: SqlFragment): StoredRow[]; seqs(fragment: SqlFragment): number[] },
+  budget?: QueryBudget,
 ): Generator<StoredRow[]> {
   let answer: PlanAnswer;
   for (let step = plan.next(); !step.done; step = plan.next(answer)) {
     answer = undefined;
     const current = step.value;
+    if (current.kind === 'rows' || current.kind === 'seqs') budget?.check();
     if (current.kind === 'rows') answer = queries.rows(current.sql);
     else if (current.kind === 'seqs') answer = queries.seqs(current.sql);
     else if (current.kind === 'page') yield current.rows;
+    else {
+      budget?.check();
+      budget?.startSlice();
+    }
   }
 }

@@ -1,11 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { JsonObject } from '../core/query/query.types';
 import { indexedValues } from './indexed-values';
 import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import { InsertOutcome, MissingReference, NewRecord, READ_PAGE_SIZE, RecordReference, RecordStore, UpdateDecision } from './record-store';
 import { selectionPlan } from './selection-plan';
-import { readSelection, readSelectionNow } from './selection-reader';
+import { readSelection, readSelectionNow, SelectionQueries } from './selection-reader';
 import { sqliteDialect } from './sql-dialect';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 import { ValueIndex, valueIndexSettingName } from './value-index';
@@ -21,6 +20,8 @@ import { SqlFragment } from './where-compiler';
 export class SqliteRecordStore extends RecordStore {
   private readonly statements = new Map<string, Statement>();
   private readonly writes: SqliteGroupCommit;
+  /** Updates and deletes of stored records by this store; see `delete`. */
+  private recordChanges = 0;
 
   constructor(private readonly db: Database) {
     super();
@@ -28,11 +29,7 @@ export class SqliteRecordStore extends RecordStore {
   }
 
   read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
-    return readSelection(selectionPlan(new RecordSelection(spec, sqliteDialect), 'read'), {
-      rows: (fragment) => this.all(fragment),
-      seqs: (fragment) => this.seqs(fragment),
-      betweenPages: () => yieldToEventLoop(),
-    });
+    return readSelection(selectionPlan(new RecordSelection(spec, sqliteDialect), 'read'), this.selectionQueries(), spec.budget);
   }
 
   async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
@@ -68,6 +65,7 @@ export class SqliteRecordStore extends RecordStore {
         const missing = this.missing(next.requires);
         if (missing.length > 0) return { missing };
         write.run(JSON.stringify(next.doc), row.seq);
+        this.recordChanges += 1;
         clearValues.run(row.seq);
         this.insertValues(row.seq, family, next.doc, valueIndex);
         return undefined;
@@ -85,21 +83,41 @@ export class SqliteRecordStore extends RecordStore {
     return requires.filter((reference) => exists.get(reference.family, reference.id) === undefined);
   }
 
+  /**
+   * Finds the matches first, outside any transaction and pausing like a read, so that a costly
+   * query does not hold the event loop; then, in one transaction, deletes them if no record was
+   * changed or deleted meanwhile (records created meanwhile are not chased, as in any delete
+   * that took its candidates up front). If some were, it decides again inside the transaction,
+   * where nothing can change under it.
+   */
   async delete(spec: SelectionSpec): Promise<string[]> {
-    const selection = new RecordSelection(spec, sqliteDialect);
+    const before = this.changeMark();
+    const found: StoredRow[] = [];
+    const plan = selectionPlan(new RecordSelection(spec, sqliteDialect), 'delete');
+    for await (const rows of readSelection(plan, this.selectionQueries(), spec.budget)) found.push(...rows);
     return this.writes.run(() => {
-      const deleted: string[] = [];
-      const pages = readSelectionNow(selectionPlan(selection, 'delete'), {
-        rows: (fragment) => this.all(fragment),
-        seqs: (fragment) => this.seqs(fragment),
-      });
-      for (const rows of pages) {
-        const remove = RecordSelection.deleteBySeq(rows.map((row) => row.seq));
-        this.statement(remove.sql).run(...remove.params);
-        for (const row of rows) deleted.push(row.id);
-      }
-      return deleted;
+      if (this.changeMark() === before) return this.deleteRows(found);
+      const again = selectionPlan(new RecordSelection(spec, sqliteDialect), 'delete');
+      return this.deleteRows([...readSelectionNow(again, this.selectionQueries(), spec.budget)].flat());
     });
+  }
+
+  /** Changes to stored records since the store opened: this process's, then other connections'. */
+  private changeMark(): string {
+    return `${this.recordChanges}:${this.statement('PRAGMA data_version').pluck().get() as number}`;
+  }
+
+  private deleteRows(rows: readonly StoredRow[]): string[] {
+    for (let start = 0; start < rows.length; start += READ_PAGE_SIZE) {
+      const remove = RecordSelection.deleteBySeq(rows.slice(start, start + READ_PAGE_SIZE).map((row) => row.seq));
+      this.statement(remove.sql).run(...remove.params);
+    }
+    if (rows.length > 0) this.recordChanges += 1;
+    return rows.map((row) => row.id);
+  }
+
+  private selectionQueries(): SelectionQueries & { rows(fragment: SqlFragment): StoredRow[]; seqs(fragment: SqlFragment): number[] } {
+    return { rows: (fragment) => this.all(fragment), seqs: (fragment) => this.seqs(fragment) };
   }
 
   /** See `RecordStore.adoptValueIndex`. One immediate transaction: no write comes between the check and the rebuild. */

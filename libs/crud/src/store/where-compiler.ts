@@ -5,29 +5,83 @@ import { ValueIndex } from './value-index';
 export type { SqlFragment } from './sql-dialect';
 
 /**
- * A where clause as SQL over the value index. `exact` false means the SQL is a superset (it
- * could not express e.g. a regular expression) and the rows it lets through must still pass
- * the in-memory evaluator. Every path and value is a bound parameter.
+ * Which records of a family a where clause lets through, as SQL can tell from the value index:
+ * `values` are the records with a value row at `path` that passes `predicate` (a condition on
+ * the row `v`), `ids` those whose id passes `predicate` (on `r.id`). PostgreSQL runs the tree
+ * as one statement (`whereSql`); SQLite runs it a leaf at a time (`seq-tree-plan.ts`), so that
+ * no single statement of a query holds the event loop for long.
  */
+export type SeqTree =
+  | { kind: 'all' }
+  | { kind: 'none' }
+  | { kind: 'values'; path: string; predicate: SqlFragment }
+  | { kind: 'ids'; predicate: SqlFragment }
+  | { kind: 'and' | 'or'; parts: SeqTree[] }
+  | { kind: 'not'; part: SeqTree };
+
+/**
+ * `exact` false means the tree is a superset (SQL could not express e.g. a regular expression)
+ * and the records it lets through must still pass the in-memory evaluator. Every path and value
+ * is a bound parameter.
+ */
+export interface CompiledTree {
+  tree: SeqTree;
+  exact: boolean;
+}
+
 export interface CompiledWhere extends SqlFragment {
   exact: boolean;
 }
 
-const MATCH_ALL: CompiledWhere = { sql: '1=1', params: [], exact: false };
-const MATCH_NONE = (): CompiledWhere => ({ sql: '1=0', params: [], exact: true });
+const ALL: SeqTree = { kind: 'all' };
+const MATCH_ALL: CompiledTree = { tree: ALL, exact: false };
+const MATCH_NONE = (): CompiledTree => ({ tree: { kind: 'none' }, exact: true });
 
+export function compileWhereTree(condition: Condition, index: ValueIndex, dialect: SqlDialect): CompiledTree {
+  return new WhereCompiler(index, dialect).compile(condition);
+}
+
+/** The where clause as one SQL condition on `r` (an `inventory_record` row of `family`). */
 export function compileWhere(condition: Condition, family: string, index: ValueIndex, dialect: SqlDialect): CompiledWhere {
-  return new WhereCompiler(family, index, dialect).compile(condition);
+  const { tree, exact } = compileWhereTree(condition, index, dialect);
+  return { ...whereSql(tree, family), exact };
+}
+
+export function whereSql(tree: SeqTree, family: string): SqlFragment {
+  switch (tree.kind) {
+    case 'all':
+      return { sql: '1=1', params: [] };
+    case 'none':
+      return { sql: '1=0', params: [] };
+    case 'values':
+      return {
+        sql: `r.seq IN (SELECT v.seq FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${tree.predicate.sql})`,
+        params: [family, tree.path, ...tree.predicate.params],
+      };
+    case 'ids':
+      return tree.predicate;
+    case 'and':
+    case 'or': {
+      const parts = tree.parts.map((part) => whereSql(part, family));
+      return {
+        sql: `(${parts.map((part) => part.sql).join(tree.kind === 'and' ? ' AND ' : ' OR ')})`,
+        params: parts.flatMap((part) => part.params),
+      };
+    }
+    case 'not': {
+      const inner = whereSql(tree.part, family);
+      return { sql: `NOT ${inner.sql}`, params: inner.params };
+    }
+  }
 }
 
 class WhereCompiler {
   constructor(
-    private readonly family: string,
     private readonly index: ValueIndex,
     private readonly dialect: SqlDialect,
   ) {}
 
-  compile(condition: Condition): CompiledWhere {
+  compile(condition: Condition): CompiledTree {
     switch (condition.kind) {
       case 'and':
       case 'or': {
@@ -36,10 +90,8 @@ class WhereCompiler {
         // restrict nothing, and adds nothing to an `and`.
         const restricting = parts.filter((part) => part !== MATCH_ALL);
         if (restricting.length === 0 || (condition.kind === 'or' && restricting.length < parts.length)) return MATCH_ALL;
-        const joiner = condition.kind === 'and' ? ' AND ' : ' OR ';
         return {
-          sql: `(${restricting.map((part) => part.sql).join(joiner)})`,
-          params: restricting.flatMap((part) => part.params),
+          tree: { kind: condition.kind, parts: restricting.map((part) => part.tree) },
           exact: parts.every((part) => part.exact),
         };
       }
@@ -47,11 +99,11 @@ class WhereCompiler {
         const inner = this.compile(condition.clause);
         // NOT of a superset is not a superset: leave the whole negation to the evaluator.
         if (!inner.exact) return MATCH_ALL;
-        return { sql: `NOT ${inner.sql}`, params: inner.params, exact: true };
+        return { tree: { kind: 'not', part: inner.tree }, exact: true };
       }
       case 'exists':
         return isRecordId(condition.path)
-          ? { sql: '1=1', params: [], exact: true }
+          ? { tree: ALL, exact: true }
           : this.valueMatch(condition.path, { sql: "v.kind <> 'z'", params: [] });
       case 'in':
         return this.compileIn(condition.path, condition.values);
@@ -64,18 +116,18 @@ class WhereCompiler {
         const column = isRecordId(condition.path) ? 'r.id' : 'v.text';
         const { sql, param } = this.dialect.wildcard(column, condition.pattern);
         return isRecordId(condition.path)
-          ? { sql, params: [param], exact: true }
+          ? idMatch({ sql, params: [param] })
           : this.valueMatch(condition.path, { sql, params: [param] });
       }
     }
   }
 
   /** `equals` and `in`: a string also matches a number or boolean whose JSON text it is. */
-  private compileIn(path: FieldPath, values: readonly JsonValue[]): CompiledWhere {
+  private compileIn(path: FieldPath, values: readonly JsonValue[]): CompiledTree {
     if (isRecordId(path)) {
       const ids = new Set(values.filter((value): value is string => typeof value === 'string'));
       if (ids.size === 0) return MATCH_NONE();
-      return { ...this.dialect.oneOf('r.id', [...ids]), exact: true };
+      return idMatch(this.dialect.oneOf('r.id', [...ids]));
     }
     const texts = new Set<string>();
     const numbers = new Set<number>();
@@ -106,10 +158,10 @@ class WhereCompiler {
   }
 
   /** Numbers compare numerically with numbers; everything else compares as text. */
-  private compileRange(op: 'lt' | 'lte' | 'gt' | 'gte', path: FieldPath, value: string | number): CompiledWhere {
+  private compileRange(op: 'lt' | 'lte' | 'gt' | 'gte', path: FieldPath, value: string | number): CompiledTree {
     const operator = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[op];
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (isRecordId(path)) return { sql: `r.id ${operator} ?`, params: [text], exact: true };
+    if (isRecordId(path)) return idMatch({ sql: `r.id ${operator} ?`, params: [text] });
     const indexed = this.dialect.indexText(text);
     if (typeof value === 'string') return this.valueMatch(path, { sql: `v.text ${operator} ?`, params: [indexed] });
     return this.valueMatch(path, {
@@ -119,23 +171,23 @@ class WhereCompiler {
   }
 
   /** Candidates for what SQL cannot decide: records that have some value at the path. */
-  private approximate(path: FieldPath): CompiledWhere {
+  private approximate(path: FieldPath): CompiledTree {
     if (isRecordId(path)) return MATCH_ALL;
     return { ...this.valueMatch(path, { sql: "v.kind <> 'z'", params: [] }), exact: false };
   }
 
-  private valueMatch(path: FieldPath, predicate: SqlFragment): CompiledWhere {
+  private valueMatch(path: FieldPath, predicate: SqlFragment): CompiledTree {
     // A path the family does not index (or an over-long one) has no rows, or, in a database
     // written under an earlier declaration, rows for some records only: SQL must not decide on
     // it at all, so it restricts nothing and the evaluator decides on every record. `not` of
     // such a part is MATCH_ALL as well (see above), never a negated superset.
     if (!this.index.covers(path)) return MATCH_ALL;
-    return {
-      sql: `r.seq IN (SELECT v.seq FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${predicate.sql})`,
-      params: [this.family, path.join('.'), ...predicate.params],
-      exact: true,
-    };
+    return { tree: { kind: 'values', path: path.join('.'), predicate }, exact: true };
   }
+}
+
+function idMatch(predicate: SqlFragment): CompiledTree {
+  return { tree: { kind: 'ids', predicate }, exact: true };
 }
 
 export function isRecordId(path: FieldPath): boolean {

@@ -36,6 +36,18 @@ export class QueryEvaluator {
     return step.value;
   }
 
+  /** The `reg_exp` patterns of a clause, each once. */
+  static regExpPatterns(where: Condition): string[] {
+    const found = new Set<string>();
+    const visit = (condition: Condition): void => {
+      if (condition.kind === 'pattern' && condition.op === 'reg_exp') found.add(condition.pattern);
+      else if (condition.kind === 'and' || condition.kind === 'or') condition.clauses.forEach(visit);
+      else if (condition.kind === 'not') visit(condition.clause);
+    };
+    visit(where);
+    return [...found];
+  }
+
   /** Like `matches`, pausing (yielding) whenever `clock` says the current slice is spent. */
   *evaluate(record: JsonObject, clock: SliceClock): Generator<void, boolean, void> {
     if (!this.root.sliced) return this.root.test(record);
@@ -69,9 +81,11 @@ function compile(condition: Condition): Compiled {
       return plain((record) => valuesAtPath(record, path).some((value) => compare(op, value, expected)));
     }
     case 'pattern': {
-      const { path } = condition;
-      const matcher: PatternMatcher = condition.op === 'reg_exp' ? regExpMatcher(condition.pattern) : wildcardMatcher(condition.pattern);
+      const { path, op, pattern } = condition;
+      // Compiled at first use, inside a slice: a query's patterns may take most of a second.
+      let matcher: PatternMatcher | undefined;
       return sliced(function* (record, clock) {
+        matcher ??= op === 'reg_exp' ? regExpMatcher(pattern) : wildcardMatcher(pattern);
         for (const value of valuesAtPath(record, path)) {
           const text = scalarText(value);
           if (text === undefined) continue;

@@ -1,0 +1,35 @@
+import type { StoredRow } from './record-selection';
+import type { SqlFragment } from './sql-dialect';
+
+/**
+ * One step of reading a selection: a query to run (its answer is passed back), a page of the
+ * result, or a point where a long read may let other work in. Written once as a generator, the
+ * plan is driven asynchronously by reads and deletes, and synchronously inside a SQLite
+ * delete's transaction, which must not yield.
+ */
+export type PlanStep =
+  | { kind: 'rows'; sql: SqlFragment }
+  | { kind: 'seqs'; sql: SqlFragment }
+  | { kind: 'page'; rows: StoredRow[] }
+  | { kind: 'pause' };
+
+export type PlanAnswer = StoredRow[] | number[] | undefined;
+export type PlanPart<T> = Generator<PlanStep, T, PlanAnswer>;
+
+export const PAUSE: PlanStep = { kind: 'pause' };
+
+export function* rows(sql: SqlFragment): PlanPart<StoredRow[]> {
+  return (yield { kind: 'rows', sql }) as StoredRow[];
+}
+
+export function* seqs(sql: SqlFragment): PlanPart<number[]> {
+  return (yield { kind: 'seqs', sql }) as number[];
+}
+
+/** Runs in-memory work that pauses when its slice is spent, turning each pause into a plan step. */
+export function* pausing<T>(work: Generator<void, T, void>): PlanPart<T> {
+  for (let step = work.next(); ; step = work.next()) {
+    if (step.done) return step.value;
+    yield PAUSE;
+  }
+}

@@ -75,11 +75,12 @@ export class RecordService {
     const items = this.itemsFor(pathId, body);
     const outcomes: WriteOutcome[] = new Array(items.length);
     const accepted: { index: number; record: NewRecord }[] = [];
+    const refusals = new Map<number, Refusal>();
     const idsInBatch = new Set<string>();
     items.forEach((item, index) => {
       const prepared = this.prepareNew(pathId, item);
-      if (prepared instanceof WriteOutcome) {
-        outcomes[index] = prepared;
+      if ('problems' in prepared) {
+        refusals.set(index, prepared);
       } else if (idsInBatch.has(prepared.id)) {
         outcomes[index] = new WriteOutcome(406, ID_ALREADY_FOUND);
       } else {
@@ -95,6 +96,7 @@ export class RecordService {
     accepted.forEach(({ index, record }, position) => {
       outcomes[index] = this.insertOutcome(record.id, inserted[position]);
     });
+    await this.answerRefusals(refusals, outcomes);
     return { operation: 'create', outcomes };
   }
 
@@ -102,25 +104,30 @@ export class RecordService {
     const items = this.itemsFor(pathId, body);
     const outcomes: WriteOutcome[] = new Array(items.length);
     const targets: { index: number; id: string; patch: JsonObject }[] = [];
+    const refusals = new Map<number, Refusal>();
     items.forEach((item, index) => {
       const target = this.updateTarget(pathId, item);
       if (target instanceof WriteOutcome) outcomes[index] = target;
       else targets.push({ index, ...target });
     });
-    const refused = await this.store.update(
+    const missing = await this.store.update(
       this.family.index,
       targets.map((target) => target.id),
       (position, current) => {
         const { index, id, patch } = targets[position];
         const decision = this.decideUpdate(id, patch, current);
-        outcomes[index] = decision.outcome;
-        return decision.write;
+        // A store may decide again (a retried transaction): the last decision is the answer.
+        refusals.delete(index);
+        if ('problems' in decision) refusals.set(index, decision);
+        else outcomes[index] = decision.outcome;
+        return 'write' in decision ? decision.write : undefined;
       },
       this.valueIndex,
     );
-    refused.forEach((refusal, position) => {
+    missing.forEach((refusal, position) => {
       if (refusal) outcomes[targets[position].index] = invalid(this.missingProblems(refusal));
     });
+    await this.answerRefusals(refusals, outcomes);
     return { operation: 'update', outcomes };
   }
 
@@ -166,21 +173,21 @@ export class RecordService {
     return items;
   }
 
-  private prepareNew(pathId: string | undefined, item: unknown): NewRecord | WriteOutcome {
-    if (!isPlainObject(item)) return invalid({ record: 'must be an object' });
+  private prepareNew(pathId: string | undefined, item: unknown): NewRecord | Refusal {
+    if (!isPlainObject(item)) return { problems: { record: 'must be an object' } };
     const problems: ValidationProblems = {};
     const id = this.resolveId(pathId, item, problems) ?? generateRecordId();
     const sent = item.id === undefined ? { id, ...item } : item;
     reservedKeyProblems(sent, '', problems);
     if (this.rules.isEmpty) {
       Object.assign(problems, validateRecord(this.family.schema, sent));
-      if (Object.keys(problems).length > 0) return invalid(problems);
+      if (Object.keys(problems).length > 0) return { problems };
       return { id, doc: sent };
     }
     Object.assign(problems, this.rules.serverSetProblems(sent));
     const doc = this.rules.withDefaults(this.rules.convert(sent));
     Object.assign(problems, validateRecord(this.family.schema, doc));
-    if (Object.keys(problems).length > 0) return invalid(problems);
+    if (Object.keys(problems).length > 0) return { problems, requires: this.requiredRecords(doc) };
     const stored = this.rules.withoutWriteOnly(doc);
     return { id, doc: stored, requires: this.requiredRecords(stored) };
   }
@@ -190,6 +197,19 @@ export class RecordService {
     return this.rules
       .references(record, stored)
       .flatMap((check) => check.ids.map((id) => ({ family: check.index, id, field: check.path })));
+  }
+
+  /**
+   * Items refused for their own problems still name the records they point at that do not exist
+   * (every problem of an item at once). A plain read, outside any write: these items write nothing.
+   */
+  private async answerRefusals(refusals: ReadonlyMap<number, Refusal>, outcomes: WriteOutcome[]): Promise<void> {
+    const references = [...refusals.values()].flatMap((refusal) => refusal.requires ?? []);
+    const missing = new Set(references.length > 0 ? await this.store.missingReferences(references) : []);
+    for (const [index, refusal] of refusals) {
+      const absent = (refusal.requires ?? []).filter((reference) => missing.has(reference));
+      outcomes[index] = invalid(absent.length > 0 ? { ...this.missingProblems({ missing: absent }), ...refusal.problems } : refusal.problems);
+    }
   }
 
   private insertOutcome(id: string, inserted: InsertOutcome): WriteOutcome {
@@ -242,18 +262,19 @@ export class RecordService {
     id: string,
     patch: JsonObject,
     current: JsonObject | undefined,
-  ): { outcome: WriteOutcome; write?: UpdateWrite } {
+  ): { outcome: WriteOutcome; write?: UpdateWrite } | Refusal {
     if (!current) return { outcome: new WriteOutcome(406, ID_NOT_FOUND) };
     let merged: JsonObject;
     try {
       merged = mergeRecord(current, patch, { replaced: this.rules.replacedOnUpdate });
     } catch (error) {
-      if (error instanceof RecordProblems) return { outcome: invalid(error.problems) };
+      if (error instanceof RecordProblems) return { problems: error.problems };
       throw error;
     }
     if (!this.rules.isEmpty) merged = this.rules.withDefaults(this.rules.convert(merged));
-    const problems = { ...this.rules.readOnlyProblems(current, merged), ...validateRecord(this.family.schema, merged) };
-    if (Object.keys(problems).length > 0) return { outcome: invalid(problems) };
+    // A read-only field an update removes is reported as read-only, the cause, rather than as required.
+    const problems = { ...validateRecord(this.family.schema, merged), ...this.rules.readOnlyProblems(current, merged) };
+    if (Object.keys(problems).length > 0) return { problems, requires: this.requiredRecords(merged, current) };
     merged = this.rules.withoutWriteOnly(merged);
     if (jsonEquals(merged, current)) return { outcome: new WriteOutcome(304, this.messages.notModified(id)) };
     return {
@@ -265,6 +286,12 @@ export class RecordService {
   private notFound(pathId: string | undefined): RecordNotFoundError {
     return new RecordNotFoundError(this.messages.notFound(pathId));
   }
+}
+
+/** An item refused for its own problems, with the records it names (reported too if they are missing). */
+interface Refusal {
+  problems: ValidationProblems;
+  requires?: RecordReference[];
 }
 
 function invalid(problems: ValidationProblems): WriteOutcome {

@@ -105,6 +105,18 @@ export class PostgresRecordStore extends RecordStore {
     });
   }
 
+  async missingReferences(references: readonly RecordReference[]): Promise<RecordReference[]> {
+    if (references.length === 0) return [];
+    const unique = [...new Map(references.map((reference) => [referenceKey(reference), reference])).values()];
+    const found = await this.run<{ family: string; id: string }>(
+      this.pool,
+      'SELECT family, id FROM inventory_record WHERE (family, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))',
+      [unique.map((reference) => reference.family), unique.map((reference) => reference.id)],
+    );
+    const present = new Set(found.map(referenceKey));
+    return references.filter((reference) => !present.has(referenceKey(reference)));
+  }
+
   /**
    * The required records that exist, each locked FOR KEY SHARE until the transaction ends: a
    * concurrent DELETE of one waits for this write to commit (or, if it committed first, the row

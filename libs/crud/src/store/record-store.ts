@@ -66,6 +66,11 @@ export abstract class RecordStore {
     decide: UpdateDecision,
     valueIndex: ValueIndex,
   ): Promise<(MissingReference | undefined)[]>;
+  /**
+   * Which of `references` do not exist, read without locking: for reporting on items that are
+   * refused anyway. A write's own check happens inside its transaction (`insert`, `update`).
+   */
+  abstract missingReferences(references: readonly RecordReference[]): Promise<RecordReference[]>;
   /** Deletes the selection in one transaction; answers the deleted ids in query order. */
   abstract delete(selection: SelectionSpec): Promise<string[]>;
   /**

@@ -73,6 +73,10 @@ export class SqliteRecordStore extends RecordStore {
     );
   }
 
+  async missingReferences(references: readonly RecordReference[]): Promise<RecordReference[]> {
+    return this.missing(references);
+  }
+
   /**
    * Runs inside the write's transaction, which SqliteGroupCommit opens IMMEDIATE: no other
    * connection can delete a required record between this check and the write.

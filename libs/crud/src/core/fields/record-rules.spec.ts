@@ -184,6 +184,13 @@ describe('RecordRules', () => {
     expect(RecordRules.of(Plain).isEmpty).toBe(true);
   });
 
+  it('a value replaced on update is replaced whole, also when it is an object', () => {
+    const stored: JsonObject = { steps: { actions: [{ id: 'start' }] } };
+    expect(mergeRecord(stored, { steps: { actions: [{ id: 'stop' }] } }, { replaced: rules.replacedOnUpdate })).toEqual({
+      steps: { actions: [{ id: 'stop' }] },
+    });
+  });
+
   it('a list replaced on update is not merged by id', () => {
     const stored: JsonObject = { steps: [{ id: 'a', n: 1 }, { id: 'b' }], other: [{ id: 'a', n: 1 }] };
     const patch: JsonObject = { steps: [{ id: 'a' }, { id: 'a', n: 2 }], other: [{ id: 'a', n: 2 }] };

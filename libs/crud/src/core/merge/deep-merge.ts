@@ -7,8 +7,9 @@ export const PATCH_KEY = '$patch';
 
 export interface MergeOptions {
   /**
-   * Dotted paths (list items without index, e.g. `actions`) of lists replaced whole even when
-   * their items carry ids: their ids repeat, or the list is the last request, not a history.
+   * Dotted paths (list items without index, e.g. `actions`) of values replaced whole: lists even
+   * when their items carry ids (their ids repeat, or the list is the last request, not a
+   * history), and objects instead of merged.
    */
   replaced?: ReadonlySet<string>;
 }
@@ -45,11 +46,13 @@ function mergeObjects(stored: JsonObject, patch: JsonObject, where: string, repl
 }
 
 function mergeValues(stored: JsonValue | undefined, patch: JsonValue, where: string, replaced: ReadonlySet<string>): JsonValue {
+  // A value replaced whole stays what was sent, object or list (`operations` takes both forms).
+  if (replacedWhole(replaced, where)) return withoutNulls(patch, where);
   if (isPlainObject(patch)) {
     return isPlainObject(stored) ? mergeObjects(stored, patch, where, replaced) : withoutNulls(patch, where);
   }
   if (Array.isArray(patch)) {
-    if (isIdList(patch) && !replacedWhole(replaced, where)) return mergeIdList(Array.isArray(stored) ? stored : [], patch, where, replaced);
+    if (isIdList(patch)) return mergeIdList(Array.isArray(stored) ? stored : [], patch, where, replaced);
     return patch.map((item) => withoutNulls(item, where));
   }
   return patch;

@@ -214,9 +214,9 @@ export function parseWhere(where: Clause): Condition {
   return query.where;
 }
 
-/** The service's SQLite schema (see the initial migration), in memory. */
-export function createDatabase(): Database.Database {
-  const db = new Database(':memory:');
+/** The service's SQLite schema (see the initial migration), in memory or in a file. */
+export function createDatabase(file = ':memory:'): Database.Database {
+  const db = new Database(file);
   db.exec(`
     CREATE TABLE inventory_record (seq INTEGER PRIMARY KEY AUTOINCREMENT, family TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE (family, id));
     CREATE TABLE inventory_value (seq INTEGER NOT NULL REFERENCES inventory_record(seq) ON DELETE CASCADE, family TEXT NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, text TEXT, num REAL);

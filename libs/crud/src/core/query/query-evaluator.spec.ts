@@ -284,3 +284,41 @@ describe('QueryEvaluator', () => {
     });
   });
 });
+
+describe('QueryEvaluator.evaluate (sliced)', () => {
+  const spent = { sliceSpent: true };
+  const run = (where: JsonValue, record: JsonObject) => {
+    const evaluator = new QueryEvaluator(parseRecordQuery({ where }, { allowSelect: true }).where!);
+    const steps = evaluator.evaluate(record, spent);
+    let pauses = 0;
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return { result: step.value, pauses, direct: evaluator.matches(record) };
+      pauses += 1;
+    }
+  };
+
+  it('pauses between pattern matches once the slice is spent, and answers as matches does', () => {
+    const patterns = Array.from({ length: 100 }, (_, i) => op('reg_exp', 'text', `(?:y|yy){1,100}z${i}`));
+    const record = { id: 'r', text: 'y'.repeat(150) };
+    expect(run({ or: patterns }, record)).toEqual({ result: false, pauses: 100, direct: false });
+    expect(run({ or: [...patterns.slice(1), op('reg_exp', 'text', 'y+')] }, record)).toEqual({ result: true, pauses: 99, direct: true });
+    expect(run({ and: [{ not: op('wildcard', 'text', 'x*') }, op('reg_exp', 'text', 'y*')] }, record)).toEqual({ result: true, pauses: 1, direct: true });
+  });
+
+  it('runs clauses without patterns straight through', () => {
+    expect(run({ or: [eq('a', 1), op('in', 'b', [1, 2, 3])] }, { id: 'r', b: [5, 3] })).toEqual({ result: true, pauses: 0, direct: true });
+  });
+});
+
+describe('in looks values up by equalsExpr rule', () => {
+  const VALUES: JsonValue[] = ['5', 5, '5.5', 5.5, 'true', true, 'false', false, null, 'null', '', 0, -0, '0', '1e+21', 1e21, [1], ['1'], { a: 1 }, { a: '1' }, [], {}, 'x'];
+  it.each(VALUES.map((value) => [value]))('%j against each value alone and all together', (recordValue) => {
+    const record = { id: 'r', f: recordValue };
+    for (const expected of VALUES) {
+      const reference = valuesAtPath(record, ['f']).some((value) => equalsExpr(value, expected));
+      expect({ expected, found: matches(op('in', 'f', [expected]), record) }).toEqual({ expected, found: reference });
+    }
+    const all = valuesAtPath(record, ['f']).some((value) => VALUES.some((expected) => equalsExpr(value, expected)));
+    expect(matches(op('in', 'f', VALUES), record)).toBe(all);
+  });
+});

@@ -94,7 +94,7 @@ describe.each(databaseKinds())('slow and idle clients (%s)', (kind) => {
       const slow = Array.from({ length: 300 }, (_, n) =>
         rawExchange(t.url, {
           send: (socket) => {
-            const authorization = n % 2 === 0 ? { Authorization: bearer() } : {};
+            const authorization: Record<string, string> = n % 2 === 0 ? { Authorization: bearer() } : {};
             socket.write(requestHead('PUT', '/event', { 'Content-Type': 'application/json', 'Content-Length': 1000, ...authorization }));
             trickle(socket, '[{"id":"x"}', 400);
           },

@@ -1,5 +1,6 @@
+import './library-paths';
 import 'reflect-metadata';
-import { ConsoleLogger } from '@nestjs/common';
+import { ConsoleLogger, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './app.setup';
@@ -8,6 +9,9 @@ import { ConfigError } from './config/config-error';
 import { loadConfig } from './config/load-config';
 import { nestLogLevels } from './logger-levels';
 import { exitGracefullyOnSignals } from './graceful-shutdown';
+import { waitForDatabase } from './database/wait-for-database';
+import { assertCanListen, listen } from './startup/listen';
+import { exitOnStartFailure } from './startup/start-error';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -18,14 +22,21 @@ async function main(): Promise<void> {
     process.stderr.write(`Invalid configuration: ${error.message}\n`);
     process.exit(1);
   }
+  // Colour codes only for a terminal: logs that go to files or collectors stay plain text.
+  const logger = new ConsoleLogger({ logLevels: nestLogLevels(config.logLevel), colors: process.stdout.isTTY === true });
+  // Already before Nest exists: the wait for the database logs through it.
+  Logger.overrideLogger(logger);
+  await assertCanListen(config);
+  await waitForDatabase(config);
   const app = await NestFactory.create(AppModule.register(config), createHttpAdapter(config), {
     bodyParser: false,
-    // Colour codes only for a terminal: logs that go to files or collectors stay plain text.
-    logger: new ConsoleLogger({ logLevels: nestLogLevels(config.logLevel), colors: process.stdout.isTTY === true }),
+    // Rethrow instead of process.abort(), so a failed start ends through exitOnStartFailure.
+    abortOnError: false,
+    logger,
   });
   configureApp(app);
   exitGracefullyOnSignals(app);
-  await app.listen(config.port, config.host);
+  await listen(app, config);
 }
 
-void main();
+main().catch(exitOnStartFailure);

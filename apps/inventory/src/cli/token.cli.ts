@@ -2,6 +2,7 @@
  * `npm run token [-- --subject NAME] [-- --ttl 15m]`: prints a JWT for this service, signed with
  * its configured or persisted secret, and nothing else on stdout.
  */
+import '../library-paths';
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { TokenService } from '@inventory/auth';

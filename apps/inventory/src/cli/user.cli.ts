@@ -3,6 +3,7 @@
  * first line of stdin, or typed at a prompt without echo when stdin is a terminal.
  * `npm run user -- remove NAME` removes one.
  */
+import '../library-paths';
 import 'reflect-metadata';
 import { runSql } from '../database/sql-text';
 import { setUserPassword } from '../database/users';

@@ -3,6 +3,8 @@ export interface AppConfig {
   port: number;
   host: string;
   database: { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
+  /** How long a start waits for an unreachable database before it gives up; 0: one attempt. */
+  databaseRetryMs: number;
   jwt: {
     secret?: string;
     publicKeyPath?: string;

@@ -96,4 +96,25 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: [^\\n]+$`));
     });
   });
+
+  describe('INVENTORY_DATABASE_RETRY', () => {
+    it('waits 30 s for the database by default', () => {
+      expect(loadConfig({}).databaseRetryMs).toBe(30_000);
+    });
+
+    it.each([
+      ['0', 0],
+      ['45', 45_000],
+      ['45s', 45_000],
+      ['2m', 120_000],
+      ['500ms', 500],
+      [' 10 S ', 10_000],
+    ])('reads %j as %d ms', (value, ms) => {
+      expect(loadConfig({ INVENTORY_DATABASE_RETRY: value }).databaseRetryMs).toBe(ms);
+    });
+
+    it.each(['soon', '-5s', '1.5s', '30 seconds', '2h', '1441m'])('stops on %j with one line naming the variable', (value) => {
+      expect(() => loadConfig({ INVENTORY_DATABASE_RETRY: value })).toThrow(/^INVENTORY_DATABASE_RETRY: "[^\n]*" is not a duration/);
+    });
+  });
 });

@@ -11,6 +11,7 @@ export function loadConfig(env: Env): AppConfig {
     port: integer(env, 'PORT', 5000, 0, 65535),
     host: text(env, 'HOST') ?? '0.0.0.0',
     database: database(env),
+    databaseRetryMs: waitDuration(env, 'INVENTORY_DATABASE_RETRY', '30s'),
     jwt: {
       secret: jwtSecret(env),
       ...publicKey(env),
@@ -110,6 +111,17 @@ function duration(env: Env, name: string, fallback: string): number {
   const match = /^(\d+)\s*([smhd]?)$/.exec(raw);
   if (!match || Number(match[1]) === 0) throw new ConfigError(name, `"${raw}" is not a duration like 900, 15m, 1h or 1d`);
   return Number(match[1]) * DURATION_UNITS[match[2] || 's'];
+}
+
+const WAIT_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** Milliseconds; a bare number is seconds, as in INVENTORY_JWT_TTL; 0 is allowed (no waiting). */
+function waitDuration(env: Env, name: string, fallback: string): number {
+  const raw = (text(env, name) ?? fallback).toLowerCase();
+  const match = /^(\d+)\s*(ms|s|m)?$/.exec(raw);
+  if (!match || Number(match[1]) * WAIT_UNITS[match[2] ?? 's'] > 86_400_000)
+    throw new ConfigError(name, `"${raw}" is not a duration like 30s, 2m or 500ms (0 for none, at most a day)`);
+  return Number(match[1]) * WAIT_UNITS[match[2] ?? 's'];
 }
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };

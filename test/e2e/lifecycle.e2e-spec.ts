@@ -199,6 +199,7 @@ function databaseAwaySuite(kind: DatabaseKind): void {
     }
     expect(health.status).toBe(200);
     expect(health.body).toEqual({ status: 'ok' });
+    expect((await send(t.url, 'GET', '/health/ready')).status).toBe(200);
     const read = await send(t.url, 'GET', '/event/kept', { authorization: bearer() });
     expect(read.status).toBe(200);
     expect(read.body).toEqual([{ id: 'kept', n: 1 }]);
@@ -212,6 +213,9 @@ function databaseAwaySuite(kind: DatabaseKind): void {
   it('database stopped (connections cut, new ones refused): 503 envelopes within 5 s, then recovers', async () => {
     await proxy.refuse();
     await expect503Within5s('GET', '/health');
+    await expect503Within5s('GET', '/health/ready');
+    // Liveness asks nothing of the database: an outage must not get every process restarted.
+    expect((await send(t.url, 'GET', '/health/live')).status).toBe(200);
     await expect503Within5s('GET', '/event', { authorization: bearer() });
     await expect503Within5s('POST', '/event', { authorization: bearer(), body: { id: 'while-down' } });
     await proxy.restore();
@@ -221,6 +225,8 @@ function databaseAwaySuite(kind: DatabaseKind): void {
   it('database host unresponsive (new connections hang): 503 envelopes within 5 s, then recovers', async () => {
     proxy.unresponsive();
     await expect503Within5s('GET', '/health');
+    await expect503Within5s('GET', '/health/ready');
+    expect((await send(t.url, 'GET', '/health/live')).status).toBe(200);
     await expect503Within5s('GET', '/event', { authorization: bearer() });
     await proxy.restore();
     await expectRecovered();

@@ -10,7 +10,7 @@ import { DatabaseModule } from './database/database.module';
 import { UserCredentialStore } from './database/user-credential.store';
 import { FAMILY_MODULES } from './families';
 import { AuthTokenController } from './auth-token/auth-token.controller';
-import { HealthController } from './health/health.controller';
+import { HealthModule } from './health/health.module';
 
 @Module({})
 export class AppModule {
@@ -42,8 +42,9 @@ export class AppModule {
           }),
         }),
         ...FAMILY_MODULES,
+        HealthModule,
       ],
-      controllers: [AuthTokenController, HealthController],
+      controllers: [AuthTokenController],
     };
   }
 }

@@ -114,6 +114,9 @@ describe('API documentation', () => {
         expect(Object.keys(q.content['application/json'].examples).length).toBeGreaterThan(0);
       }
     }
+    // Swagger UI's "Try it out" starts q from the schema's example (it reads no parameter examples).
+    expect(components.schemas.Query.example).toEqual(paths['/event'].get.parameters.find((p: { name: string }) => p.name === 'q').content['application/json'].examples.byField.value);
+    expect(components.schemas['Query.Delete'].example).toEqual(components.schemas.Query.example);
     expect(components.schemas.Query.properties.select.oneOf[1].maxItems).toBe(100);
     expect(components.schemas['Query.Clause'].properties.in).toEqual({ $ref: '#/components/schemas/Query.In' });
     expect(components.schemas['Query.Delete'].properties.select).toBeUndefined();

@@ -98,7 +98,7 @@ const ACTIONS: Record<string, Action> = {
     verb: 'delete',
     query: 'delete',
     responses: (_root, name) => ({
-      205: envelopes('deleted: one envelope per record, with code 200 inside', 200, `${name} with id=example-id correctly deleted`, 'Reset Content'),
+      205: envelopes('deleted: one envelope per record, with code 200 inside (browsers, Swagger UI among them, drop the body of a 205)', 200, `${name} with id=example-id correctly deleted`, 'Reset Content'),
       ...errors(400, 401, 404, 503),
     }),
   },

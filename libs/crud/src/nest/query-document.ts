@@ -33,6 +33,7 @@ export function queryComponents(): Record<string, OpenApiSchema> {
     [READ_QUERY_COMPONENT]: {
       type: 'object',
       additionalProperties: false,
+      example: BY_FIELD,
       properties: {
         select: {
           description: 'paths to return (plus id); exact: ["a", "a.b"] returns a whole',
@@ -43,7 +44,7 @@ export function queryComponents(): Record<string, OpenApiSchema> {
         limit,
       },
     },
-    [DELETE_QUERY_COMPONENT]: { type: 'object', additionalProperties: false, properties: { where, order, limit } },
+    [DELETE_QUERY_COMPONENT]: { type: 'object', additionalProperties: false, example: BY_FIELD, properties: { where, order, limit } },
     'Query.Path': path,
     'Query.Comparison': operand({ description: 'any JSON value; a string also matches a number or boolean with that text' }),
     'Query.Pattern': operand({ type: 'string', maxLength: QUERY_LIMITS.patternLength }),
@@ -83,10 +84,17 @@ export function queryComponents(): Record<string, OpenApiSchema> {
   };
 }
 
-/** Examples shown next to `q` in Swagger UI; the first is what "Try it out" starts from. */
+/**
+ * What Swagger UI's "Try it out" starts `q` from, as the components' `example`: Swagger UI reads
+ * neither the media type's `examples` for a parameter nor (OpenAPI forbids them beside `content`)
+ * the parameter's, and without an example it pre-fills a sample of every operator at once (a 400).
+ */
+const BY_FIELD = { where: { equals: { target: 'id', expr: 'example-id' } } };
+
+/** Examples of `q` for clients and documentation viewers; the first is also the components' example. */
 export function queryExamples(reading: boolean): Record<string, { summary: string; value: unknown }> {
   const examples: Record<string, { summary: string; value: unknown }> = {
-    byField: { summary: 'records whose field equals a value', value: { where: { equals: { target: 'id', expr: 'example-id' } } } },
+    byField: { summary: 'records whose field equals a value', value: BY_FIELD },
     newestFirst: { summary: 'the first ten, newest first', value: { order: [{ target: 'id', mode: 'desc' }], limit: { from: 0, to: 9 } } },
   };
   if (reading) examples.select = { summary: 'only some fields (id always comes back)', value: { select: ['id', 'description'] } };

@@ -3,6 +3,7 @@ export * from './core/query/query-error';
 export * from './core/query/query-limits';
 export * from './core/query/query-parser';
 export * from './core/query/query-evaluator';
+export * from './core/query/query-budget';
 export * from './core/query/field-path';
 export * from './core/query/json-equality';
 export * from './core/body/body-error';

@@ -81,7 +81,7 @@ export function batchBody(from: number, to: number): string {
   return `[${parts.join(',')}]`;
 }
 
-/** The envelope a create answers with, per CONTRACT.md §6; the raw server sends the same bytes. */
+/** The envelope a create answers with, per docs/responses.md; the raw server sends the same bytes. */
 export function createdEnvelope(id: string): { status: string; code: number; error: boolean; message: string } {
   return { status: 'Created', code: 201, error: false, message: `Event with id=${id} correctly created` };
 }

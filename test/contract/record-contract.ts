@@ -9,7 +9,7 @@ let unique = 0;
 const freshId = (label: string) => `${label}-${Date.now().toString(36)}-${++unique}`;
 
 /**
- * Every generic rule of CONTRACT.md §2–§6, over real HTTP, for one family on every database.
+ * Every generic rule of docs/routes.md, records.md, query-language.md, writes-and-merge.md and responses.md, over real HTTP, for one family on every database.
  * Family spec files call this with their fixture and add what is theirs alone.
  */
 export function describeRecordContract(fixture: FamilyFixture, appOptions: TestAppOptions = {}): void {

@@ -11,7 +11,7 @@ import { createTestApp, TestApp } from '../support/test-app';
 import { basic, bearer, signToken, TEST_ADMIN, TEST_JWT_SECRET } from '../support/test-credentials';
 import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
 
-// CONTRACT.md §1, §2, §7: who may call what, over real HTTP against the real AppModule.
+// docs/running.md, routes.md and auth.md: who may call what, over real HTTP against the real AppModule.
 
 // Some cases spawn real processes (the service, the CLIs), which load TypeScript first.
 jest.setTimeout(60_000);

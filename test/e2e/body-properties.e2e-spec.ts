@@ -9,7 +9,7 @@ import { bearer } from '../support/test-credentials';
  * NUL, hostile keys and ids, numbers at the edges of what JSON can say — get a 2xx or the
  * contract's 4xx, never a 5xx, and a created record reads back byte for byte.
  *
- * The expected answer comes from a reference written here from CONTRACT.md §3 and §6, on what
+ * The expected answer comes from a reference written here from docs/records.md and responses.md, on what
  * JSON.parse makes of the text: it shares no code with the service. `FC_RUNS` sets the number
  * of bodies (100 by default; the long run of issue 11 used far more); the seed is fixed, so a
  * failure reproduces.
@@ -137,7 +137,7 @@ function recordDepth(spec: RecordSpec): number {
   return 1 + Math.max(0, ...recordEntries(spec).map(([, node]) => depth(node)));
 }
 
-// ---- the reference: CONTRACT.md §3 and §6, on the parsed body ----
+// ---- the reference: docs/records.md and responses.md, on the parsed body ----
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

@@ -7,7 +7,7 @@ const send = (base: string, method: string, path: string, body?: unknown) =>
   sendJson(base, method, path, { body, authorization: bearer() });
 
 /**
- * CONTRACT.md §5: concurrent writes on one service never lose a write, and a duplicate create is
+ * docs/writes-and-merge.md: concurrent writes on one service never lose a write, and a duplicate create is
  * decided by the database (one 201, the rest 406 `Id already found`). Every request here is
  * real HTTP, all fired at once, so the store sees them interleaved.
  */

@@ -7,7 +7,7 @@ const send = (base: string, method: string, path: string, body?: unknown) =>
   sendJson(base, method, path, { body, authorization: bearer() });
 
 /**
- * CONTRACT.md §5: "A 2xx answer means the write is committed: it survives the process being
+ * docs/writes-and-merge.md: "A 2xx answer means the write is committed: it survives the process being
  * killed right after." A real service process takes creates (singles and batches of 20, several
  * in flight at once) for a few seconds and is SIGKILLed mid-load; a new process on the same
  * database must find every id that was acknowledged with 201.

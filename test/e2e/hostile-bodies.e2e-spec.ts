@@ -9,7 +9,7 @@ const SIXTEEN_MB = 16 * 1024 * 1024;
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
 /**
- * Issue 11, the body side (CONTRACT.md §2–§3): credentials are checked before a body is read,
+ * Issue 11, the body side (docs/routes.md and records.md): credentials are checked before a body is read,
  * nesting is refused while the bytes arrive, text the two databases would store differently is
  * refused, and two different ids always name two records. On every database the suite runs on.
  */

@@ -7,7 +7,7 @@ const send = (base: string, method: string, path: string, body?: unknown, author
   sendJson(base, method, path, { body, authorization });
 
 /**
- * CONTRACT.md §1 and §5 on PostgreSQL with several stateless processes: two real service
+ * docs/running.md and writes-and-merge.md on PostgreSQL with several stateless processes: two real service
  * processes start at the same moment on one empty database (migrations and demo data run once),
  * then race each other on the same records. Requests alternate between the two processes.
  *

@@ -12,7 +12,7 @@ import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test
 /**
  * Issue 11, the query side, over real HTTP: what an attack suite found (prototype pollution and
  * 500s through paths, inexact select, 500s on legal queries, stalls, `?q=` skipping the body
- * rules), each as CONTRACT.md §4 now settles it.
+ * rules), each as docs/query-language.md now settles it.
  */
 
 const EVENTS: Record<string, unknown>[] = [

@@ -6,7 +6,7 @@ import { JsonAnswer, sendJson } from '../support/json-http';
 import { bearer } from '../support/test-credentials';
 
 /**
- * CONTRACT.md §9: a reference is checked in the same transaction as the write, so a delete of the
+ * docs/relations.md: a reference is checked in the same transaction as the write, so a delete of the
  * target cannot slip between the check and the write. A raw connection of our own deletes the
  * target and holds its transaction open while the service (a real process) writes a record that
  * names it: the write must wait, then be refused when the delete commits, or succeed when it

@@ -26,7 +26,7 @@ async function health(url: string): Promise<{ status: number; ms: number }> {
 
 /**
  * Issue 11: a body sent one byte every 10 s was never timed out, and 20,500 of them exhausted the
- * process's file descriptors and logged 19,978 stack traces. CONTRACT.md §2: headers and body
+ * process's file descriptors and logged 19,978 stack traces. docs/routes.md: headers and body
  * within INVENTORY_REQUEST_TIMEOUT, else 408 and closed; connections past
  * INVENTORY_MAX_CONNECTIONS refused at accept.
  */

@@ -15,5 +15,5 @@ export interface AuthOptions {
 
 export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');
 
-/** Seconds of clock difference tolerated on `exp`, `nbf` and `iat` (CONTRACT.md §7). */
+/** Seconds of clock difference tolerated on `exp`, `nbf` and `iat` (docs/auth.md). */
 export const CLOCK_SKEW_SECONDS = 30;

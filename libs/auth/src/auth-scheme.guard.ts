@@ -68,7 +68,7 @@ export class AuthSchemeGuard implements CanActivate, OnApplicationShutdown {
 
   /**
    * Admits the request, and only then has its body read: a request without credentials is
-   * refused before a byte of its body is parsed (CONTRACT.md §2), so unauthenticated 16 MB
+   * refused before a byte of its body is parsed (docs/routes.md), so unauthenticated 16 MB
    * bodies cost nothing. Nest runs guards before it extracts `@Body()`.
    */
   async canActivate(context: ExecutionContext): Promise<boolean> {

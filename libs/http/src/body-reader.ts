@@ -41,7 +41,7 @@ export function readBodiesAsJson(fastify: FastifyInstance, options: BodyReaderOp
 /**
  * Reads the request's body into `request.body`, once. Called by whatever admits the request
  * (the app's global guard), never before: a request that lacks credentials is refused without
- * its body being read (CONTRACT.md §2), and the error answer then closes the connection.
+ * its body being read (docs/routes.md), and the error answer then closes the connection.
  *
  * Refuses with 413 past the limit, 415 for a body that is not JSON, 400 for JSON that does not
  * parse or that the scanner or `inspect` refuses. A request without a body, or with only

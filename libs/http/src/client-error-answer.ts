@@ -5,7 +5,7 @@ import { errorEnvelope } from './envelope';
 /**
  * Answers what Node's HTTP parser refuses before any route sees the request (bad framing, headers
  * too large, the request timeout) with the contract's envelope instead of Fastify's own object
- * (CONTRACT.md §2), then closes the connection: after a framing error nothing more on it can be
+ * (docs/routes.md), then closes the connection: after a framing error nothing more on it can be
  * trusted, and a timed-out client gets no second chance.
  */
 export function clientErrorAnswerer(requestTimeoutMs: number): (error: NodeJS.ErrnoException, socket: Socket) => void {

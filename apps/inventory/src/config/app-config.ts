@@ -16,7 +16,7 @@ export interface AppConfig {
   };
   admin: { username: string; password?: string };
   demoData: boolean;
-  /** How long one read or delete query may run (INVENTORY_QUERY_TIMEOUT), CONTRACT.md §4. */
+  /** How long one read or delete query may run (INVENTORY_QUERY_TIMEOUT), docs/query-language.md. */
   queryTimeoutMs: number;
   bodyLimitBytes: number;
   /** Headers and body must arrive within this (INVENTORY_REQUEST_TIMEOUT), else 408. */

@@ -5,7 +5,7 @@ import { ConfigError } from './config-error';
 
 type Env = Record<string, string | undefined>;
 
-/** Reads and validates the environment (CONTRACT.md §1). Throws ConfigError naming the variable. */
+/** Reads and validates the environment (docs/running.md). Throws ConfigError naming the variable. */
 export function loadConfig(env: Env): AppConfig {
   return {
     port: integer(env, 'PORT', 5000, 0, 65535),

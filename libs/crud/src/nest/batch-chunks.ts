@@ -7,7 +7,7 @@ export const BATCH_CHUNK = 1000;
  * Writes a large batch a chunk at a time, yielding to the event loop between chunks: one pass
  * over 100,000 records (validation, then one synchronous SQLite transaction) held every other
  * request, /health included, for seconds (issue 11). Items of a batch are independent
- * (CONTRACT.md §6), so the answer is the one a single pass gives: one outcome per item in
+ * (docs/responses.md), so the answer is the one a single pass gives: one outcome per item in
  * request order, and an id repeated in a later chunk meets the stored first ("Id already found").
  * A path id with a list is refused by the first chunk, as it is by one pass.
  */

@@ -10,7 +10,7 @@ export interface CrudRootOptions extends Pick<ModuleMetadata, 'imports'> {
   /** Builds the store once, from whatever the app injects (its DataSource). */
   useFactory: (...deps: any[]) => RecordStore | Promise<RecordStore>;
   inject?: any[];
-  /** How long the query of one read or delete may run (CONTRACT.md §4); 10 s by default. */
+  /** How long the query of one read or delete may run (docs/query-language.md); 10 s by default. */
   queryTimeoutMs?: number;
 }
 

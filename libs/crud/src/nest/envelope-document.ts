@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 
 export const ENVELOPE_COMPONENT = 'Envelope';
 
-/** The envelope of CONTRACT.md §6 (docs/responses.md) as a component: every write and every error answers an array of them. */
+/** The envelope of docs/responses.md as a component: every write and every error answers an array of them. */
 export function envelopeComponents(): Record<string, Record<string, unknown>> {
   return {
     [ENVELOPE_COMPONENT]: {

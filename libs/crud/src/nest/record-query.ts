@@ -17,7 +17,7 @@ export function queryFromRequest(request: FastifyRequest): unknown {
 }
 
 /**
- * `?q=` obeys every rule of a JSON body (CONTRACT.md §4): depth is found before parsing, then
+ * `?q=` obeys every rule of a JSON body (docs/query-language.md): depth is found before parsing, then
  * the parsed value passes the same guard as every body (prototype keys, numbers out of range,
  * lone surrogates). Its size is bounded by the HTTP parser's header limit (431 past it).
  */

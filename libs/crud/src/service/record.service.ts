@@ -34,7 +34,7 @@ export interface ReadResult {
   project?: (doc: string) => string;
 }
 
-/** The behaviour of one family: CONTRACT.md §3–§6 on top of a RecordStore. Knows no HTTP. */
+/** The behaviour of one family: docs/records.md, query-language.md, writes-and-merge.md and responses.md on top of a RecordStore. Knows no HTTP. */
 export class RecordService {
   private readonly messages: ResourceMessages;
   private readonly valueIndex: ValueIndex;

@@ -17,7 +17,7 @@ export interface SelectionSpec {
   order: readonly OrderTerm[];
   offset: number;
   count?: number;
-  /** Time budget and client presence (CONTRACT.md §4); none in tests of the stores alone. */
+  /** Time budget and client presence (docs/query-language.md); none in tests of the stores alone. */
   budget?: QueryBudget;
 }
 

@@ -6,7 +6,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 /**
  * Rejects what could poison a merge or exhaust the stack later (prototype keys at any depth,
  * nesting deeper than MAX_BODY_DEPTH), numbers that do not survive a round trip, and text that
- * the two databases would store differently (CONTRACT.md §3): a lone UTF-16 surrogate becomes
+ * the two databases would store differently (docs/records.md): a lone UTF-16 surrogate becomes
  * U+FFFD in UTF-8, so `X\ud800` and `X\udc00` would be one id on both; PostgreSQL refuses NUL in
  * text, and keys become text in the value index. Runs once on every parsed body.
  */

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 
 /**
- * What a schema says about a field beyond its shape (CONTRACT.md §9): where it points, who may
+ * What a schema says about a field beyond its shape (docs/relations.md): where it points, who may
  * write it, how it is converted and merged. Declared with these decorators on the schema class
  * (or a nested class) next to the class-validator checks; defaults are class initializers.
  * The library reads them once per schema (`fieldRulesOf`) and applies them on every write.

@@ -16,7 +16,7 @@ export const READ_ONLY_TEXT = 'read-only';
 export const SERVER_SET_TEXT = 'set by the service';
 
 /**
- * The field rules of one family's schema, applied to whole records (CONTRACT.md §9). Every
+ * The field rules of one family's schema, applied to whole records (docs/relations.md). Every
  * function leaves its input untouched and shares unchanged branches with it.
  */
 export class RecordRules {
@@ -85,7 +85,7 @@ export class RecordRules {
   /**
    * What the record's reference fields name. Given the stored record, only ids it did not
    * already name at that path: a reference is checked when it is set or changed, so an update
-   * over a reference whose target has since been deleted still passes (CONTRACT.md §9).
+   * over a reference whose target has since been deleted still passes (docs/relations.md).
    */
   references(record: JsonObject, stored?: JsonObject): ReferenceCheck[] {
     const checks = collectReferences(this.tree, record);

@@ -5,7 +5,7 @@ export const MAX_ID_LENGTH = 256;
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
- * Why an id is unusable (CONTRACT.md §3), or undefined when it is fine. Each rule keeps two
+ * Why an id is unusable (docs/records.md), or undefined when it is fine. Each rule keeps two
  * different ids from naming one record or one URL: a lone surrogate is stored as U+FFFD by both
  * databases' UTF-8, and `.`/`..` are path segments that clients and proxies resolve away.
  */

@@ -15,7 +15,7 @@ export interface MergeOptions {
 }
 
 /**
- * Merges an update body into a stored record (CONTRACT.md §5): objects merge deeply, `null`
+ * Merges an update body into a stored record (docs/writes-and-merge.md): objects merge deeply, `null`
  * removes a field, lists whose patch items all carry an `id` merge item by item, any other list
  * (and any list in `options.replaced`) is replaced whole. Neither input is modified; untouched
  * branches are shared with `stored`.

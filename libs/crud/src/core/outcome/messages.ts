@@ -1,4 +1,4 @@
-/** The sentences of CONTRACT.md §6, for a family whose display name is e.g. "Network link type". */
+/** The sentences of docs/responses.md, for a family whose display name is e.g. "Network link type". */
 export class ResourceMessages {
   constructor(private readonly resourceName: string) {}
 

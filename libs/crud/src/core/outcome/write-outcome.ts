@@ -44,7 +44,7 @@ export function reasonPhrase(status: number): string {
 }
 
 /**
- * CONTRACT.md §6: one shared code is the answer's code; otherwise all-successful batches answer
+ * docs/responses.md: one shared code is the answer's code; otherwise all-successful batches answer
  * 201 (create) or 200 (update, delete being always uniform), and mixed ones 207 Multi-Status.
  */
 export function answerStatus(operation: WriteOperation, outcomes: readonly WriteOutcome[]): number {

@@ -1,7 +1,7 @@
 /**
  * The largest count of a counted repetition (`{n}`, `{n,}`, `{n,m}`) in an RE2 pattern. RE2 runs
  * in linear time, but unrolls each counted repetition into its program, so the count multiplies
- * both the compile cost and the per-character cost of every match (CONTRACT.md §4 caps it).
+ * both the compile cost and the per-character cost of every match (docs/query-language.md caps it).
  * Braces that RE2 reads literally are skipped: escaped ones, those inside a character class or
  * `\Q...\E`, and the braces of `\p{Greek}` and `\x{41}`; a `{` not followed by a count is literal.
  */

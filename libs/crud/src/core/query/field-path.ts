@@ -6,7 +6,7 @@ import { QueryError } from './query-error';
  * Parses a dotted path. Segments are kept as data (bound parameters), never spliced into SQL,
  * so the grammar only has to reject what is meaningless: empty segments and over-long ones.
  * Names of inherited properties (`constructor`, `__proto__`, `toString`) are ordinary field
- * names (CONTRACT.md §4): every walk along a path reads own properties only, so they can only
+ * names (docs/query-language.md): every walk along a path reads own properties only, so they can only
  * match a field a record itself holds, which no record can since bodies refuse such keys.
  */
 export function parseFieldPath(raw: unknown, where: string): FieldPath {

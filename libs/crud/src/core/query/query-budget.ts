@@ -15,7 +15,7 @@ export interface SliceClock {
 /** A slice that never ends: for work that may not yield (inside a SQLite transaction) and for tests. */
 export const ENDLESS_SLICE: SliceClock = { sliceSpent: false };
 
-/** The query ran out of its time budget (`INVENTORY_QUERY_TIMEOUT`): 400, CONTRACT.md §4. */
+/** The query ran out of its time budget (`INVENTORY_QUERY_TIMEOUT`): 400, docs/query-language.md. */
 export class QueryTimeoutError extends Error {
   readonly httpStatus = 400;
 

@@ -1,4 +1,4 @@
-/** Caps from CONTRACT.md §4: no query may cost the service more than these. */
+/** Caps from docs/query-language.md: no query may cost the service more than these. */
 export const QUERY_LIMITS = {
   leafConditions: 100,
   depth: 16,

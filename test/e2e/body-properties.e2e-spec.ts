@@ -94,7 +94,7 @@ const value = fc.tuple(shallowValue, wrapping, fc.boolean()).map(([inner, wrap, 
   return node;
 });
 
-const INVALID_IDS: unknown[] = ['', '.', '..', '_reserved', 'a/b', 'nul\u0000', 'c1\u0085', 'x'.repeat(257), '😀'.repeat(257), 42, true, {}];
+const INVALID_IDS: unknown[] = ['', '.', '..', '_reserved', 'a/b', 'nul\u0000', 'c1\u0085', 'x'.repeat(257), '😀'.repeat(257), 42, true, {}, null];
 let serial = 0;
 /** Valid ids are unique across the run; awkward characters make them interesting. */
 const id = fc.oneof(

@@ -183,6 +183,12 @@ describe.each(databaseKinds())('hostile bodies (%s)', (kind) => {
       expect(tooLong.body[0].message).toEqual({ id: 'must be at most 256 characters' });
     });
 
+    it('refuses "id": null: an id that is not a string, not one to generate', async () => {
+      const response = await create({ id: null, name: 'null id' });
+      expect(response.status).toBe(406);
+      expect(response.body[0].message).toEqual({ id: 'must be a string' });
+    });
+
     it.each(['.', '..'])('refuses the id %j in a body and in a path', async (id) => {
       const inBody = await create({ id, name: 'dots' });
       expect(inBody.status).toBe(406);

@@ -248,7 +248,8 @@ export class RecordService {
       problems.id = 'must equal the id in the path';
       return undefined;
     }
-    const id = bodyId ?? pathId;
+    // `"id": null` is an id that is not a string (406), not an omitted one to generate.
+    const id = bodyId === undefined ? pathId : bodyId;
     if (id === undefined) return undefined;
     const problem = recordIdProblem(id);
     if (problem) {

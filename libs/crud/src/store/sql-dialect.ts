@@ -9,7 +9,7 @@
 export interface SqlDialect {
   readonly name: 'sqlite' | 'postgres';
   /** A whole-value wildcard match (`*` any run, `?` one character), case-sensitive. */
-  wildcard(column: string, pattern: string): { sql: string; param: string };
+  wildcard(column: string, pattern: string): SqlFragment;
   /** `v.text` equal to one of `texts`, written so that it uses the dialect's text index. */
   textIn(texts: readonly string[]): SqlFragment;
   /** `column` equal to one of `values` (all texts or all numbers; at least one). */
@@ -32,13 +32,45 @@ export interface SqlFragment {
 
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
-  // GLOB is case-sensitive (LIKE is not in SQLite) and already means `*` and `?`; only `[` needs escaping.
-  wildcard: (column, pattern) => ({ sql: `${column} GLOB ?`, param: pattern.replace(/\[/g, '[[]') }),
+  wildcard: sqliteWildcard,
   textIn: (texts) => sqliteOneOf('v.text', texts),
   oneOf: (column, values) => sqliteOneOf(column, values),
   indexText: (text) => text,
   sqlOrderTerms: 1,
 };
+
+/** The JavaScript function SQLite calls for what GLOB cannot do; see `SqliteRecordStore`. */
+export const SQLITE_WILDCARD_FUNCTION = 'inventory_wildcard';
+
+/**
+ * GLOB is case-sensitive (LIKE is not in SQLite) and already means `*` and `?`; only `[` needs
+ * escaping. But GLOB reads text only up to its first NUL, so a value holding one (or a pattern)
+ * is matched by `SQLITE_WILDCARD_FUNCTION` instead. The range on the pattern's literal prefix
+ * keeps the text index in use: every match starts with it, NUL or not.
+ */
+function sqliteWildcard(column: string, pattern: string): SqlFragment {
+  if (pattern.includes('\u0000')) return { sql: `${SQLITE_WILDCARD_FUNCTION}(${column}, ?)`, params: [pattern] };
+  const glob = pattern.replace(/\[/g, '[[]');
+  const match = `(CASE WHEN instr(${column}, char(0)) = 0 THEN ${column} GLOB ? ELSE ${SQLITE_WILDCARD_FUNCTION}(${column}, ?) END)`;
+  const prefix = /^[^*?]*/.exec(pattern)![0];
+  if (prefix === '') return { sql: match, params: [glob, pattern] };
+  const above = successor(prefix);
+  if (above === undefined) return { sql: `(${column} >= ? AND ${match})`, params: [prefix, glob, pattern] };
+  return { sql: `(${column} >= ? AND ${column} < ? AND ${match})`, params: [prefix, above, glob, pattern] };
+}
+
+/** The first text above every text that starts with `prefix`, in code point order (none past U+10FFFF). */
+function successor(prefix: string): string | undefined {
+  const points = Array.from(prefix, (char) => char.codePointAt(0)!);
+  while (points.length > 0) {
+    const last = points.pop()!;
+    if (last < 0x10ffff) {
+      points.push(last === 0xd7ff ? 0xe000 : last + 1);
+      return String.fromCodePoint(...points);
+    }
+  }
+  return undefined;
+}
 
 /**
  * `json_each` reads the list back with its types (TEXT stays TEXT, numbers are numbers), and
@@ -63,9 +95,14 @@ export const POSTGRES_TEXT_PREFIX = 200;
 
 export const postgresDialect: SqlDialect = {
   name: 'postgres',
+  // The index stores NUL and U+0001 as two characters (see encodePostgresText), which LIKE's `_`
+  // cannot take as one: a value holding U+0001 is matched by a regular expression that can.
   wildcard: (column, pattern) => ({
-    sql: `${column} LIKE ?`,
-    param: encodePostgresText(pattern).replace(/[\\%_]/g, (char) => `\\${char}`).replace(/\*/g, '%').replace(/\?/g, '_'),
+    sql: `(CASE WHEN strpos(${column}, chr(1)) = 0 THEN ${column} LIKE ? ELSE ${column} ~ ? END)`,
+    params: [
+      encodePostgresText(pattern).replace(/[\\%_]/g, (char) => `\\${char}`).replace(/\*/g, '%').replace(/\?/g, '_'),
+      postgresEncodedWildcard(pattern),
+    ],
   }),
   textIn: (texts) => {
     const encoded = texts.map(encodePostgresText);
@@ -85,6 +122,18 @@ export const postgresDialect: SqlDialect = {
   indexText: encodePostgresText,
   sqlOrderTerms: Number.MAX_SAFE_INTEGER,
 };
+
+/** A wildcard as a PostgreSQL regular expression over encoded text, where a character may take two. */
+function postgresEncodedWildcard(pattern: string): string {
+  const one = '(?:\u0001.|[^\u0001])';
+  let out = '';
+  for (const char of pattern) {
+    if (char === '*') out += `${one}*`;
+    else if (char === '?') out += one;
+    else out += encodePostgresText(char).replace(/[\\^$.|?*+()[\]{}]/g, (meta) => `\\${meta}`);
+  }
+  return `^(?:${out})$`;
+}
 
 /**
  * PostgreSQL text cannot hold U+0000. The index stores U+0000 as U+0001 U+0001 and U+0001 as

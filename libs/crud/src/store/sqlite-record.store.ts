@@ -5,7 +5,8 @@ import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import { InsertOutcome, MissingReference, NewRecord, READ_PAGE_SIZE, RecordReference, RecordStore, UpdateDecision } from './record-store';
 import { selectionPlan } from './selection-plan';
 import { readSelection, readSelectionNow, SelectionQueries } from './selection-reader';
-import { sqliteDialect } from './sql-dialect';
+import { SQLITE_WILDCARD_FUNCTION, sqliteDialect } from './sql-dialect';
+import { wildcardMatcher } from '../core/query/pattern-matcher';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 import { ValueIndex, valueIndexSettingName } from './value-index';
 import { SqlFragment } from './where-compiler';
@@ -26,6 +27,10 @@ export class SqliteRecordStore extends RecordStore {
   constructor(private readonly db: Database) {
     super();
     this.writes = new SqliteGroupCommit(db);
+    // What GLOB cannot match: text holding NUL (see sqliteWildcard).
+    db.function(SQLITE_WILDCARD_FUNCTION, { deterministic: true }, (text: unknown, pattern: unknown) =>
+      typeof text === 'string' && typeof pattern === 'string' && wildcardMatcher(pattern)(text) ? 1 : 0,
+    );
   }
 
   read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {

@@ -74,6 +74,9 @@ export const RECORDS: JsonObject[] = [
   { id: '9', n: '9' },
   { id: 'f1', name: 'it%s', n: 'x_y' },
   { id: 'f2', name: 'itXs', n: 'xzy' },
+  // NUL and U+0001: GLOB stops at NUL, and PostgreSQL's index holds both as two characters.
+  { id: 'g1', name: 'x\u0000y', n: '\u0001' },
+  { id: 'g2', name: 'x\u0001', tags: ['\u0000', 'x\u0000'] },
 ];
 
 export type Clause = Record<string, JsonValue>;
@@ -178,6 +181,17 @@ export const QUERIES: [string, Clause][] = [
   ['wildcard across newline', op('wildcard', 'name', 'line1*')],
   ['wildcard literal * and ?', op('wildcard', 'name', 'a*b?c')],
   ['wildcard is case-sensitive', op('wildcard', 'name', 'A*')],
+  ['wildcard ? takes a NUL', op('wildcard', 'name', 'x?y')],
+  ['wildcard ??? over a NUL', op('wildcard', 'name', '???')],
+  ['wildcard prefix before a NUL', op('wildcard', 'name', 'x*')],
+  ['wildcard with a NUL in the pattern', op('wildcard', 'name', 'x\u0000*')],
+  ['wildcard ? takes U+0001', op('wildcard', 'n', '?')],
+  ['wildcard empty against a NUL', op('wildcard', 'tags', '')],
+  ['wildcard ? against a NUL', op('wildcard', 'tags', '?')],
+  ['wildcard on ids with a NUL in the pattern', op('wildcard', 'id', 'g\u0000*')],
+  ['equals a text holding NUL', eq('name', 'x\u0000y')],
+  ['lt a text holding NUL', op('lt', 'name', 'x\u0000z')],
+  ['gt an id with NUL', op('gt', 'id', 'g\u0000')],
   // reg_exp (residual)
   ['reg_exp prefix', op('reg_exp', 'name', 'a.*')],
   ['reg_exp case-insensitive flag', op('reg_exp', 'name', '(?i)alpha')],

@@ -84,7 +84,11 @@ describe.each(INDEXINGS)('where compiler agrees with the reference evaluator (SQ
     expect(await ids(eq('flag', 'true'))).toEqual(['a2', 'a4', 'd8']);
     expect(await ids(eq('config', { cmd: 'run', port: 8080 }))).toEqual(['a1']);
     expect(await ids(eq('actions.id', 'start'))).toEqual(['a1', 'b1']);
-    expect(await ids({ exists: { target: 'tags' } })).toEqual(['a1', 'a5', 'b2', 'b3', 'd8']);
+    expect(await ids({ exists: { target: 'tags' } })).toEqual(['a1', 'a5', 'b2', 'b3', 'd8', 'g2']);
+    expect(await ids(op('wildcard', 'name', '???'))).toEqual(['g1']);
+    expect(await ids(op('wildcard', 'name', 'x*'))).toEqual(['g1', 'g2']);
+    expect(await ids(op('wildcard', 'tags', '?'))).toEqual(['a1', 'b2', 'b3', 'g2']);
+    expect(await ids(op('wildcard', 'tags', ''))).toEqual([]);
     expect(await ids(op('wildcard', 'name', '*[1]'))).toEqual(['a5']);
     expect(await ids(op('wildcard', 'name', 'it%s'))).toEqual(['f1']);
     expect(await ids(op('wildcard', 'n', 'x_y'))).toEqual(['f1']);
@@ -165,8 +169,10 @@ describe('compiled SQL', () => {
   });
 
   it('postgres wildcard escapes LIKE metacharacters', () => {
-    expect(postgresDialect.wildcard('v.text', '50%_*?\\').param).toBe('50\\%\\_%_\\\\');
-    expect(sqliteDialect.wildcard('v.text', 'a[b]*').param).toBe('a[[]b]*');
+    expect(postgresDialect.wildcard('v.text', '50%_*?\\').params[0]).toBe('50\\%\\_%_\\\\');
+    // SQLite: the literal prefix's range (for the index), GLOB's pattern, and the pattern itself
+    // for text holding NUL, which GLOB cannot read to its end.
+    expect(sqliteDialect.wildcard('v.text', 'a[b]*').params).toEqual(['a[b]', 'a[b^', 'a[[]b]*', 'a[b]*']);
   });
 
   it('marks reg_exp and object equality as inexact, plain operators as exact', () => {

@@ -114,10 +114,8 @@ class WhereCompiler {
       case 'pattern': {
         if (condition.op === 'reg_exp') return this.approximate(condition.path);
         const column = isRecordId(condition.path) ? 'r.id' : 'v.text';
-        const { sql, param } = this.dialect.wildcard(column, condition.pattern);
-        return isRecordId(condition.path)
-          ? idMatch({ sql, params: [param] })
-          : this.valueMatch(condition.path, { sql, params: [param] });
+        const match = this.dialect.wildcard(column, condition.pattern);
+        return isRecordId(condition.path) ? idMatch(match) : this.valueMatch(condition.path, match);
       }
     }
   }
@@ -125,7 +123,9 @@ class WhereCompiler {
   /** `equals` and `in`: a string also matches a number or boolean whose JSON text it is. */
   private compileIn(path: FieldPath, values: readonly JsonValue[]): CompiledTree {
     if (isRecordId(path)) {
-      const ids = new Set(values.filter((value): value is string => typeof value === 'string'));
+      // Ids hold no control characters (docs/records.md), so a value is compared in the index's
+      // text form, which PostgreSQL can bind even when it holds NUL; for ids the two agree.
+      const ids = new Set(values.filter((value): value is string => typeof value === 'string').map(this.dialect.indexText));
       if (ids.size === 0) return MATCH_NONE();
       return idMatch(this.dialect.oneOf('r.id', [...ids]));
     }
@@ -161,8 +161,8 @@ class WhereCompiler {
   private compileRange(op: 'lt' | 'lte' | 'gt' | 'gte', path: FieldPath, value: string | number): CompiledTree {
     const operator = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[op];
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (isRecordId(path)) return idMatch({ sql: `r.id ${operator} ?`, params: [text] });
     const indexed = this.dialect.indexText(text);
+    if (isRecordId(path)) return idMatch({ sql: `r.id ${operator} ?`, params: [indexed] });
     if (typeof value === 'string') return this.valueMatch(path, { sql: `v.text ${operator} ?`, params: [indexed] });
     return this.valueMatch(path, {
       sql: `(v.num ${operator} ? OR (v.kind IN ('s', 'b') AND v.text ${operator} ?))`,

@@ -97,6 +97,8 @@ function readText(payload: IncomingMessage, options: BodyReaderOptions): Promise
   if (Number(payload.headers['content-length'] ?? 0) > limitBytes) {
     return Promise.reject(new BodyRefusedError(413, `body is larger than ${limitBytes} bytes`));
   }
+  // The client may have left while the guard checked its credentials: 'close' has been and gone.
+  if (payload.destroyed) return Promise.reject(new RequestAbortedError());
   const scanner = options.scanner?.();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -3,6 +3,7 @@ import { AuthenticationFailedError } from './authentication-failed.error';
 import { BodyRefusedError } from './body-refused.error';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { MethodNotAllowedError } from './method-not-allowed.error';
+import { RequestAbortedError } from './request-aborted.error';
 
 /** A Fastify reply that records what the filter sends: status, headers and the exact bytes. */
 class RecordedResponse {
@@ -108,5 +109,29 @@ describe('EnvelopeExceptionFilter', () => {
     new EnvelopeExceptionFilter().catch(new Error('mid-stream'), host);
     expect(response.destroyed).toBe(true);
     expect(response.body).toBe('');
+  });
+
+  it('closes the connection when it refuses a request whose body was left unread', () => {
+    const response = new RecordedResponse();
+    const unread = { raw: { complete: false, headers: { 'content-length': '16000000' }, socket: undefined } };
+    const host = { switchToHttp: () => ({ getResponse: () => response, getRequest: () => unread }) } as unknown as ArgumentsHost;
+    new EnvelopeExceptionFilter().catch(new AuthenticationFailedError('Bearer realm="inventory"'), host);
+    expect(response.status).toBe(401);
+    expect(response.sentHeaders).toMatchObject({ Connection: 'close', 'WWW-Authenticate': 'Bearer realm="inventory"' });
+  });
+
+  it('keeps the connection when the body was read whole', () => {
+    const response = new RecordedResponse();
+    const read = { raw: { complete: true, headers: { 'content-length': '10' } } };
+    const host = { switchToHttp: () => ({ getResponse: () => response, getRequest: () => read }) } as unknown as ArgumentsHost;
+    new EnvelopeExceptionFilter().catch(new BodyRefusedError(400, 'body is not valid JSON'), host);
+    expect(response.sentHeaders.Connection).toBeUndefined();
+  });
+
+  it('neither answers nor logs a client that left before its body was complete', () => {
+    const logged = jest.spyOn(Logger.prototype, 'error').mockClear();
+    const response = answer(new RequestAbortedError());
+    expect(response.sent).toBe(false);
+    expect(logged).not.toHaveBeenCalled();
   });
 });

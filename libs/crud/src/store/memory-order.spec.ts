@@ -53,3 +53,22 @@ describe('FirstRanked', () => {
     expect(first.sorted().map((entry) => entry.seq)).toEqual([2, 1]);
   });
 });
+
+describe('FirstRanked.drain', () => {
+  it('answers what sorted() does, pausing whenever the slice is spent', () => {
+    const order = orderOf({ target: 'n', mode: 'asc' });
+    const offerAll = () => {
+      const first = new FirstRanked(300, order);
+      for (let i = 0; i < 1000; i++) first.offer(order.rank(i + 1, `r${i}`, { n: (i * 7919) % 500 }));
+      return first;
+    };
+    const expected = offerAll().sorted();
+    expect(expected).toHaveLength(300);
+    const steps = offerAll().drain({ sliceSpent: true });
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses += 1;
+    expect(step.value).toEqual(expected);
+    expect(pauses).toBe(300);
+  });
+});

@@ -97,7 +97,7 @@ function* memoryOrdered(selection: RecordSelection, passSize: number): Selection
       afterSeq = page.last;
       yield PAUSE;
     }
-    const ranked = first.sorted();
+    const ranked = yield* pausing(first.drain(clock));
     const skipped = Math.min(ranked.length, Math.max(0, offset - position));
     position += ranked.length;
     yield* fetchInOrder(ranked.slice(skipped).map((entry) => entry.seq));

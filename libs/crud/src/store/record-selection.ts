@@ -1,4 +1,4 @@
-import { QueryBudget, SliceClock } from '../core/query/query-budget';
+import { ENDLESS_SLICE, QueryBudget, SliceClock } from '../core/query/query-budget';
 import { QueryEvaluator } from '../core/query/query-evaluator';
 import { Condition, JsonObject, OrderTerm } from '../core/query/query.types';
 import { PAUSE, PlanPart, pausing } from './plan-step';
@@ -56,7 +56,7 @@ export class RecordSelection {
     readonly spec: SelectionSpec,
     private readonly dialect: SqlDialect,
   ) {
-    this.clock = spec.budget ?? { sliceSpent: false };
+    this.clock = spec.budget ?? ENDLESS_SLICE;
     const clauses = ['r.family = ?'];
     const params: unknown[] = [spec.family];
     if (spec.id !== undefined) {

@@ -11,10 +11,10 @@ export type { PlanAnswer, PlanStep } from './plan-step';
 export type SelectionPlan = Generator<PlanStep, void, PlanAnswer>;
 
 /**
- * Matches answered per pass when ordering by a path the value index does not hold. A pass holds
- * up to twice this many entries (sequence number and sort keys, ~275 bytes each measured with
- * short text keys): under 30 MB whatever the result size, while results of this size or less
- * take one scan.
+ * Matches answered per pass when ordering in memory (a path the value index does not hold, or
+ * more terms than the dialect sorts in SQL). A pass holds this many entries (sequence number
+ * and sort keys, ~275 bytes each measured with short text keys): under 15 MB whatever the
+ * result size, while results of this size or less take one scan.
  */
 export const MEMORY_ORDER_PASS_SIZE = 50_000;
 

@@ -1,141 +1,119 @@
 /**
- * The load generator, its own process (pinned to its own core by run.ts) so that it never
- * competes with the server under test for the CPU. Driven by run.ts over IPC: one message per
- * measurement, one answer back. Both servers get exactly the same requests from it.
+ * The load generator, its own process (pinned to its own core by run.ts, and so is the wrk it
+ * starts) so that it never competes with the server under test for the CPU. Driven by run.ts
+ * over IPC: one message per measurement, one answer back. Both servers get the same requests.
+ *
+ * Measurements run wrk (Debian's `wrk` package) with bench/wrk.lua: requests are built in
+ * LuaJIT, one thread, so that the generator's core stays below saturation while the server's
+ * is at 100 %; both CPU figures are sampled from /proc per window and reported with it.
  *
  * Only correct answers count: each workload knows the status and the exact byte length of the
- * right answer (records are deterministic, see records.ts), and checks them per response in
- * autocannon's onResponse hook. Comparing lengths is cheap enough not to slow the generator and
- * still catches wrong records, missing or extra matches, and error envelopes.
+ * right answer (records are deterministic, see records.ts), and wrk.lua checks every response.
  */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'node:http';
-import { batchBody, ENVELOPE_BASE_LENGTH, newRecordJson, recordId, recordJson, SOURCE_GROUP, sourceCount, sourceOf } from './records';
-import type { LoadReply, LoadRequest, Measurement, Workload } from './protocol';
+import { batchBody, ENVELOPE_BASE_LENGTH, newRecordTemplate, recordJson, SOURCE_GROUP, sourceCount } from './records';
+import type { LoadReply, LoadRequest, Measurement } from './protocol';
 
-// autocannon ships no types; this is the part used here.
-interface AutocannonRequest {
-  setupRequest?: (req: { method?: string; path?: string; body?: string; headers?: Record<string, string> }, context: Record<string, unknown>) => object;
-  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
-}
-interface AutocannonResult {
-  duration: number;
-  latency: { p50: number; p99: number };
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const autocannon = require('autocannon') as Autocannon;
-
-/** Byte lengths of preloaded record i, and of the W3 answer for each source. */
+/** Byte lengths of preloaded record i, and of the W3 answer for each group of 10. */
 let recordLength = new Int32Array(0);
-let sourceAnswerLength = new Int32Array(0);
 let recordsLoaded = 0;
-/** Unique ids for W2/W4 across the whole run (both servers, warm-ups, repetitions). */
+/** Unique numbers for W2/W4 records across the whole run (both servers, warm-ups, repetitions). */
 let nextNew = 0;
+/** Where wrk.lua reads the expected lengths and the new-record templates from. */
+const DATA = join(__dirname, 'tmp', `wrk-data-${process.pid}`);
+/** Ids of new records are `new-` and 10 digits: every created envelope has the same length. */
+const NEW_ID_LENGTH = 14;
+
+if (spawnSync('wrk', ['--version']).error) {
+  throw new Error('wrk not found: the benchmark needs Debian\'s wrk (apt-get install -y wrk)');
+}
 
 function init(records: number): void {
   recordsLoaded = records;
   recordLength = new Int32Array(records);
-  sourceAnswerLength = new Int32Array(sourceCount(records));
   for (let i = 0; i < records; i++) recordLength[i] = recordJson(i).length;
-  for (let g = 0; g < sourceAnswerLength.length; g++) {
+  const groups: number[] = [];
+  for (let g = 0; g < sourceCount(records); g++) {
     let total = 1; // "["
     const first = g * SOURCE_GROUP;
     const last = Math.min(first + SOURCE_GROUP, records);
     for (let i = first; i < last; i++) total += recordLength[i] + 1; // record and "," or "]"
-    sourceAnswerLength[g] = total;
+    groups.push(total);
   }
+  mkdirSync(DATA, { recursive: true });
+  writeFileSync(join(DATA, 'lens.txt'), recordLength.join('\n') + '\n');
+  writeFileSync(join(DATA, 'groups.txt'), groups.join('\n') + '\n');
+  writeFileSync(join(DATA, 'templates.txt'), Array.from({ length: 1000 }, (_, seq) => newRecordTemplate(seq)).join('\n') + '\n');
+  writeFileSync(join(DATA, 'envelope.txt'), `${ENVELOPE_BASE_LENGTH + NEW_ID_LENGTH}\n`);
 }
 
-/** The request and the check of its answer, per workload. `expect` is stored in the per-connection context. */
-function requestFor(workload: Workload, batch: number): AutocannonRequest {
-  switch (workload) {
-    case 'W1':
-      return {
-        setupRequest: (req, context) => {
-          const i = Math.floor(Math.random() * recordsLoaded);
-          context.expect = recordLength[i] + 2; // "[record]"
-          return { ...req, method: 'GET', path: `/event/${recordId(i)}` };
-        },
-        onResponse: (status, body, context) => check(status === 200 && body.length === context.expect, status, body),
-      };
-    case 'W2':
-      return {
-        setupRequest: (req, context) => {
-          const seq = nextNew++;
-          const id = `new-${seq}`;
-          context.expect = ENVELOPE_BASE_LENGTH + id.length + 2;
-          return { ...req, method: 'POST', path: '/event', body: newRecordJson(id, seq), headers: { ...req.headers, 'content-type': 'application/json' } };
-        },
-        onResponse: (status, body, context) => check(status === 201 && body.length === context.expect, status, body),
-      };
-    case 'W3':
-      return {
-        setupRequest: (req, context) => {
-          // Only sources with a full group, so that every query matches exactly SOURCE_GROUP records.
-          const g = Math.floor(Math.random() * Math.floor(recordsLoaded / SOURCE_GROUP));
-          context.expect = sourceAnswerLength[g];
-          const body = JSON.stringify({ where: { equals: { target: 'source', expr: sourceOf(g * SOURCE_GROUP) } } });
-          return { ...req, method: 'GET', path: '/event', body, headers: { ...req.headers, 'content-type': 'application/json' } };
-        },
-        onResponse: (status, body, context) => check(status === 200 && body.length === context.expect, status, body),
-      };
-    case 'W4':
-      return {
-        setupRequest: (req, context) => {
-          const parts: string[] = [];
-          let expect = 1; // "["
-          for (let k = 0; k < batch; k++) {
-            const seq = nextNew++;
-            const id = `new-${seq}`;
-            parts.push(newRecordJson(id, seq));
-            expect += ENVELOPE_BASE_LENGTH + id.length + 1; // envelope and "," or "]"
-          }
-          context.expect = expect;
-          return { ...req, method: 'POST', path: '/event', body: `[${parts.join(',')}]`, headers: { ...req.headers, 'content-type': 'application/json' } };
-        },
-        onResponse: (status, body, context) => check(status === 201 && body.length === context.expect, status, body),
-      };
+/** utime + stime of a process, in clock ticks (100 per second on Linux). */
+function cpuTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
   }
-}
-
-let correct = 0;
-let wrong = 0;
-let firstWrong: string | undefined;
-
-function check(ok: boolean, status: number, body: string): void {
-  if (ok) {
-    correct++;
-    return;
-  }
-  wrong++;
-  firstWrong ??= `HTTP ${status}, ${body.length} bytes: ${body.slice(0, 300)}`;
 }
 
 async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Promise<Measurement> {
-  correct = 0;
-  wrong = 0;
-  firstWrong = undefined;
-  const result = await autocannon({
-    url: message.url,
-    connections: message.connections,
-    duration: message.seconds,
-    headers: { authorization: `Bearer ${message.token}` },
-    requests: [requestFor(message.workload, message.batch)],
-    // A batch of 1,000 can take seconds under load; a timeout would only hide a slow answer.
-    timeout: 120,
-  });
+  if (recordsLoaded < SOURCE_GROUP) throw new Error('init first');
+  const script = join(__dirname, 'wrk.lua');
+  const w3path = message.workload === 'W3U' ? 'flow' : 'source';
+  const child = spawn(
+    'wrk',
+    ['-t1', `-c${message.connections}`, `-d${message.seconds}s`, '--timeout', '120s', '-s', script, message.url, '--',
+      message.workload, DATA, String(nextNew), String(message.batch), w3path],
+    { env: { ...process.env, BENCH_TOKEN: message.token }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  // CPU of wrk and of the server over the window (from 0.5 s in, once wrk has its connections, to its last sample).
+  const samples: { at: number; wrk?: number; server?: number }[] = [];
+  const sample = (): void => {
+    samples.push({ at: Date.now(), wrk: cpuTicks(child.pid!), server: cpuTicks(message.serverPid) });
+  };
+  let sampler: NodeJS.Timeout | undefined;
+  const startTimer = setTimeout(() => {
+    sample();
+    sampler = setInterval(sample, 250);
+  }, 500);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearTimeout(startTimer);
+  clearInterval(sampler);
+  const line = out.split('\n').find((l) => l.startsWith('BENCH-RESULT '));
+  if (code !== 0 || !line) throw new Error(`wrk exited with ${code}:\n${out.slice(-2000)}`);
+  const r = JSON.parse(line.slice('BENCH-RESULT '.length)) as {
+    correct: number; wrong: number; errors: number; timeouts: number; micros: number; p50: number; p99: number; nextNew: number; firstWrong: string;
+  };
+  nextNew = Math.max(nextNew, r.nextNew) + 1;
+  const withWrk = samples.filter((s) => s.wrk !== undefined);
+  const cpu = (pick: (s: (typeof samples)[number]) => number | undefined, list: typeof samples): number | undefined => {
+    if (list.length < 2) return undefined;
+    const a = list[0];
+    const b = list[list.length - 1];
+    const ticks = (pick(b) ?? NaN) - (pick(a) ?? NaN);
+    return (ticks / 100 / ((b.at - a.at) / 1000)) * 100;
+  };
+  const seconds = r.micros / 1e6;
   return {
-    correct,
-    wrong,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    seconds: result.duration,
-    perSecond: correct / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    firstWrong,
+    correct: r.correct,
+    wrong: r.wrong,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    seconds,
+    perSecond: r.correct / seconds,
+    p50: r.p50 / 1000,
+    p99: r.p99 / 1000,
+    generatorCpu: cpu((s) => s.wrk, withWrk),
+    serverCpu: cpu((s) => s.server, withWrk),
+    firstWrong: r.firstWrong || undefined,
   };
 }
 

@@ -1,12 +1,13 @@
 /** Messages between run.ts (the orchestrator) and load.ts (the load generator process). */
 
-export type Workload = 'W1' | 'W2' | 'W3' | 'W4';
+/** W3 filters on `source` (declared by events), W3U on `flow` (not declared). */
+export type Workload = 'W1' | 'W2' | 'W3' | 'W3U' | 'W4';
 
 export type LoadRequest =
   /** Precompute the expected answer sizes for `records` preloaded records. */
   | { type: 'init'; records: number }
-  /** One autocannon window against `url` (warm-up or measured: the load generator does not care). */
-  | { type: 'measure'; url: string; token: string; workload: Workload; seconds: number; connections: number; batch: number }
+  /** One wrk window against `url` (warm-up or measured: the load generator does not care); `serverPid`'s CPU is sampled alongside wrk's. */
+  | { type: 'measure'; url: string; token: string; workload: Workload; seconds: number; connections: number; batch: number; serverPid: number }
   /** Preload records [from, to) with POSTs of `batch` records, `inFlight` requests at a time. */
   | { type: 'preload'; url: string; token: string; from: number; to: number; batch: number; inFlight: number }
   /** W5: one streamed GET of all `records` records. */
@@ -22,7 +23,7 @@ export interface Measurement {
   correct: number;
   /** Answers that came back but were not right. */
   wrong: number;
-  /** Connection errors and timeouts as autocannon counts them. */
+  /** Connection errors and timeouts as wrk counts them. */
   errors: number;
   timeouts: number;
   seconds: number;
@@ -31,6 +32,9 @@ export interface Measurement {
   /** Latency in ms; for W5, p50 is the time to the first byte and p99 the whole read. */
   p50: number;
   p99: number;
+  /** CPU use over the window, % of one core: the load generator's (wrk) and the server's. */
+  generatorCpu?: number;
+  serverCpu?: number;
   /** The first wrong answer, abridged, to say what went wrong. */
   firstWrong?: string;
 }

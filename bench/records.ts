@@ -41,7 +41,7 @@ function mix(i: number): number {
 }
 
 /** One event as compact JSON; `source` is passed in so that new (W2/W4) records can use sources W3 never asks for. */
-function eventJson(id: string, source: string, i: number): string {
+function eventJson(id: string, source: string, flow: string, i: number): string {
   const h = mix(i);
   const second = i % 86400;
   const time = `${String(Math.floor(second / 3600)).padStart(2, '0')}:${String(Math.floor(second / 60) % 60).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}`;
@@ -49,6 +49,7 @@ function eventJson(id: string, source: string, i: number): string {
     id,
     host: `host-${String((h >>> 7) % 1_000_000).padStart(6, '0')}`,
     source,
+    flow,
     timestamp: `2026-11-21T${time}.${String(h % 1000).padStart(3, '0')}Z`,
     severity: SEVERITIES[h % SEVERITIES.length],
     kind: 'network.flow',
@@ -66,12 +67,29 @@ function eventJson(id: string, source: string, i: number): string {
 
 /** Preloaded record number i (0-based). */
 export function recordJson(i: number): string {
-  return eventJson(recordId(i), sourceOf(i), i);
+  return eventJson(recordId(i), sourceOf(i), flowOf(i), i);
 }
 
 /** A record written during W2/W4: unique id, and a source under 11.0.0.0/8, outside every preloaded group. */
 export function newRecordJson(id: string, seq: number): string {
-  return eventJson(id, address(11, seq), seq);
+  return eventJson(id, address(11, seq), 'new', seq);
+}
+
+/**
+ * W3U's value: like `source`, shared by exactly 10 consecutive preloaded records, but on `flow`,
+ * a path events do not declare (`indexedPaths`), so W3U measures a filter nobody declared.
+ */
+export function flowOf(i: number): string {
+  return `f-${String(Math.floor(i / SOURCE_GROUP)).padStart(7, '0')}`;
+}
+
+/** Marks in a template of a new record (bench/wrk.lua fills them): where its id and its source go. */
+export const ID_MARK = '\u0001';
+export const SOURCE_MARK = '\u0002';
+
+/** A new record's JSON with its id and source left as marks (control characters, which JSON.stringify writes as \u0001, \u0002). */
+export function newRecordTemplate(seq: number): string {
+  return eventJson('\u0001', '\u0002', 'new', seq).replace('\\u0001', ID_MARK).replace('\\u0002', SOURCE_MARK);
 }
 
 /** JSON array text of records [from, to), as one POST body. */

@@ -13,6 +13,9 @@ export interface Series {
   wrong: number;
   errors: number;
   firstWrong?: string;
+  /** Per repetition, % of one core over the window: the server's and the load generator's (wrk). */
+  serverCpu?: number[];
+  generatorCpu?: number[];
 }
 
 export interface BenchResults {
@@ -26,6 +29,8 @@ export interface BenchResults {
   preloads: { phase: string; target: string; records: number; seconds: number; perSecond: number; peakRssMb: number }[];
   workloads: { workload: string; service: Series; raw: Series; ratio: number }[];
   w5?: { records: number; service: Series; raw: Series; ratio: number; servicePeakWithPreloadMb: number };
+  /** Records the family held at least before W4 (topped up to `--w4-family`). */
+  w4Family?: number;
   serviceLog: { phase: string; lines: number; tail: string; file: string }[];
   seconds: number;
 }
@@ -33,17 +38,22 @@ export interface BenchResults {
 const TITLES: Record<string, string> = {
   W1: 'W1 get by id',
   W2: 'W2 create one',
-  W3: 'W3 filter (equals, 10 hits)',
-  W4: 'W4 batch ingest (records/s)',
+  W3: 'W3 filter, declared path `source` (10 hits)',
+  W3U: 'W3U filter, undeclared path `flow` (10 hits)',
+  W4: 'W4 batch ingest (records/s), family ≥ 100k',
 };
 /** Issue 4's targets on SQLite, as ratio service/raw. */
-const TARGETS: Record<string, number> = { W1: 0.4, W2: 0.35, W3: 1.0, W4: 0.5 };
+const TARGETS: Record<string, number> = { W1: 0.4, W2: 0.35, W3: 1.0, W3U: 1.0, W4: 0.5 };
 const W5_RSS_TARGET_MB = 300;
 const SCALING_TARGET = 0.8;
 
 const int = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : '—');
 const ms = (n: number): string => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(1)) : '—');
 const mb = (n: number): string => (Number.isFinite(n) ? n.toFixed(0) : '—');
+const cpu = (list: number[] | undefined): string => {
+  const known = (list ?? []).filter(Number.isFinite).sort((a, b) => a - b);
+  return known.length ? `${known[Math.floor(known.length / 2)].toFixed(0)} %` : '—';
+};
 const ratio = (n: number): string => (Number.isFinite(n) ? n.toFixed(2) : '—');
 
 export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
@@ -57,30 +67,36 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   out.push(`- load average (1 min) before/after: ${r.machine.loadBefore.toFixed(2)} / ${r.machine.loadAfter.toFixed(2)} (other work on the machine makes figures noisy)`);
   out.push(`- database: ${r.database}; auth on (service: HS256 JWT verified per request; raw: token string compare)`);
   out.push(`- records preloaded: ${int(r.records)} (~300 bytes each; \`source\` shared by 10)`);
-  out.push(`- load: autocannon, ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.reps} × ${r.settings.duration} s, medians; W4 batches of ${int(r.settings.batch)}`);
+  out.push(`- load: wrk (1 thread, requests built in Lua, bench/wrk.lua), ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.reps} × ${r.settings.duration} s, medians; W4 batches of ${int(r.settings.batch)}` +
+    (r.w4Family ? `, into a family topped up to ${int(r.w4Family)} records (plus what W2 added)` : ''));
   out.push(`- command: \`${r.command}\` (${r.seconds.toFixed(0)} s)`, '');
 
   out.push('Only correct answers count (expected status and exact body length). Latency is per request (W4: per batch of 1,000).', '');
-  out.push('| workload | service /s | raw /s | service/raw | target | service p50 / p99 ms | raw p50 / p99 ms | service peak RSS MB | raw peak RSS MB | service wrong / errors |');
-  out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  out.push('CPU is % of one core over each window (median of the repetitions), from /proc/PID/stat: the server\'s core should be near 100 %, the generator\'s (wrk) below it.', '');
+  out.push('| workload | service /s | raw /s | service/raw | target | CPU service / wrk | CPU raw / wrk | service p50 / p99 ms | raw p50 / p99 ms | service peak RSS MB | raw peak RSS MB | service wrong / errors |');
+  out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const workloads = [...r.workloads].sort((a, b) => a.workload.localeCompare(b.workload));
   for (const w of workloads) {
     const target = TARGETS[w.workload];
     out.push(`| ${TITLES[w.workload] ?? w.workload} | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)}${verdict(w.ratio >= target)} | ≥ ${target.toFixed(2)} | ` +
+      `${cpu(w.service.serverCpu)} / ${cpu(w.service.generatorCpu)} | ${cpu(w.raw.serverCpu)} / ${cpu(w.raw.generatorCpu)} | ` +
       `${ms(w.service.p50)} / ${ms(w.service.p99)} | ${ms(w.raw.p50)} / ${ms(w.raw.p99)} | ${mb(w.service.peakRssMb)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`);
   }
   if (r.w5) {
     const w = r.w5;
-    out.push(`| W5 read all ${int(w.records)} (records/s) | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)} | RSS < ${W5_RSS_TARGET_MB} MB | ` +
+    out.push(`| W5 read all ${int(w.records)} (records/s) | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)} | RSS < ${W5_RSS_TARGET_MB} MB | — | — | ` +
       `first byte ${ms(w.service.p50)} / all ${ms(w.service.p99)} | first byte ${ms(w.raw.p50)} / all ${ms(w.raw.p99)} | ` +
       `**${mb(w.service.peakRssMb)}**${verdict(w.service.peakRssMb < W5_RSS_TARGET_MB)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`);
   } else {
-    out.push('| W5 read all | skipped (`--skip-w5`) | | | | | | | | |');
+    out.push('| W5 read all | skipped (`--skip-w5`) | | | | | | | | | | |');
   }
   out.push('');
 
   out.push('Per repetition (service | raw):', '');
-  for (const w of workloads) out.push(`- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')}`);
+  for (const w of workloads) {
+    const cpus = (x: Series): string => (x.serverCpu ?? []).map((c, k) => `${c.toFixed(0)}/${(x.generatorCpu?.[k] ?? NaN).toFixed(0)}`).join(', ');
+    out.push(`- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk: ${cpus(w.service)} | ${cpus(w.raw)})`);
+  }
   if (r.w5) {
     out.push(`- W5: ${r.w5.service.reps.map(int).join(', ')} | ${r.w5.raw.reps.map(int).join(', ')}; service peak RSS over the reads ${mb(r.w5.service.peakRssMb)} MB, ` +
       `including its 1M preload ${mb(r.w5.servicePeakWithPreloadMb)} MB`);
@@ -96,7 +112,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
       out.push(`Scaling: ${int(r.records)} records vs the 10k run of ${baseline.date} (same database kind):`, '');
       out.push('| workload | service /s at 10k | service /s now | now / 10k | target | raw /s at 10k | raw /s now |');
       out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-      for (const name of ['W1', 'W3']) {
+      for (const name of ['W1', 'W3', 'W3U', 'W4']) {
         const now = r.workloads.find((w) => w.workload === name);
         const then = baseline.workloads.find((w) => w.workload === name);
         if (!now || !then) continue;

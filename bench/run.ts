@@ -32,12 +32,15 @@ const { values: args } = parseArgs({
     reps: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     // W3 before W2/W4: writes add records, and the raw bound's scan would then cover more than N.
-    workloads: { type: 'string', default: 'W1,W3,W2,W4' },
+    workloads: { type: 'string', default: 'W1,W3,W3U,W2,W4' },
+    // W4 measures ingest into a family that already holds at least this many records (topped up before W4).
+    'w4-family': { type: 'string', default: '100000' },
     // Profiles the service (node --cpu-prof); its figures are then not comparable, so no result file is written.
     'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const RECORDS = Number(args.records);
+const W4_FAMILY = Number(args['w4-family']);
 const W5_RECORDS = Number(args['w5-records']);
 const SETTINGS = {
   duration: Number(args.duration),
@@ -66,8 +69,12 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+const pct = (n: number | undefined): string => (n === undefined || !Number.isFinite(n) ? '?' : `${n.toFixed(0)} %`);
+
 function series(measurements: Measurement[], peakRssMb: number, scale = 1): Series {
   return {
+    serverCpu: measurements.map((m) => m.serverCpu ?? NaN),
+    generatorCpu: measurements.map((m) => m.generatorCpu ?? NaN),
     perSecond: median(measurements.map((m) => m.perSecond)) * scale,
     reps: measurements.map((m) => m.perSecond * scale),
     p50: median(measurements.map((m) => m.p50)),
@@ -102,7 +109,7 @@ async function undoAll(): Promise<void> {
 process.on('SIGINT', () => void undoAll().then(() => process.exit(130)));
 
 async function measure(load: LoadGenerator, server: Server, workload: Workload, seconds: number): Promise<Measurement> {
-  const reply = await load.call({ type: 'measure', url: server.url, token: TOKEN, workload, seconds, connections: SETTINGS.connections, batch: SETTINGS.batch });
+  const reply = await load.call({ type: 'measure', url: server.url, token: TOKEN, workload, seconds, connections: SETTINGS.connections, batch: SETTINGS.batch, serverPid: server.child.pid! });
   if (reply.type !== 'measured') throw new Error(`unexpected reply ${reply.type}`);
   if (server.child.exitCode !== null || server.child.signalCode !== null) {
     throw new Error(`${server.name} died during ${workload} (${server.child.exitCode ?? server.child.signalCode}):\n${server.output()}`);
@@ -118,6 +125,17 @@ async function preload(load: LoadGenerator, server: Server, records: number, res
   log(`  ${server.name}: ${(records / reply.seconds).toFixed(0)} records/s, peak RSS ${server.peakRssMb().toFixed(0)} MB`);
 }
 
+/** Before W4: preloaded-style records [from, to) into both, so that W4 writes into a family of at least `to` records. */
+async function topUp(load: LoadGenerator, pair: { service: Server; raw: Server }, from: number, to: number, results: BenchResults): Promise<void> {
+  for (const server of [pair.service, pair.raw]) {
+    log(`W4: topping ${server.name} up with records ${from.toLocaleString('en')}..${(to - 1).toLocaleString('en')}`);
+    const reply = await load.call({ type: 'preload', url: server.url, token: TOKEN, from, to, batch: SETTINGS.batch, inFlight: 2 });
+    if (reply.type !== 'preloaded') throw new Error(`unexpected reply ${reply.type}`);
+    results.preloads.push({ phase: 'before W4', target: server.name, records: to - from, seconds: reply.seconds, perSecond: (to - from) / reply.seconds, peakRssMb: server.peakRssMb() });
+  }
+  results.w4Family = to;
+}
+
 /** Warm-up on each server, then repetitions alternating between them so that background noise hits both alike. */
 async function runWorkload(load: LoadGenerator, service: Server, raw: Server, workload: Workload, results: BenchResults): Promise<void> {
   const targets = [service, raw];
@@ -131,7 +149,7 @@ async function runWorkload(load: LoadGenerator, service: Server, raw: Server, wo
     for (const target of targets) {
       const m = await measure(load, target, workload, SETTINGS.duration);
       measured.get(target)!.push(m);
-      log(`${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}`);
+      log(`${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.serverCpu)} / wrk ${pct(m.generatorCpu)}`);
     }
   }
   const scale = workload === 'W4' ? SETTINGS.batch : 1;
@@ -220,7 +238,10 @@ async function main(): Promise<void> {
   // Main phase: W1–W4 (and W5 right after the preload when the main family already is the 1M one).
   const main = await startPair(load, 'main', RECORDS, results);
   if (!args['skip-w5'] && RECORDS >= W5_RECORDS) await runW5(load, main.service, main.raw, RECORDS, results);
-  for (const workload of WORKLOADS) await runWorkload(load, main.service, main.raw, workload, results);
+  for (const workload of WORKLOADS) {
+    if (workload === 'W4' && W4_FAMILY > RECORDS) await topUp(load, main, RECORDS, W4_FAMILY, results);
+    await runWorkload(load, main.service, main.raw, workload, results);
+  }
   await main.done();
 
   // W5 phase: a fresh service and raw server, each loaded with a 1M-record family.

@@ -16,6 +16,7 @@ import { asyncConstraints } from '../core/validation/async-constraints';
 import { SelectionSpec, StoredRow } from '../store/record-selection';
 import { QueryBudget } from '../core/query/query-budget';
 import { ValueIndex } from '../store/value-index';
+import { LearnedValueIndex } from '../store/learned-index';
 import { FamilyDefinition } from './family-definition';
 import { writeItems } from './write-items';
 import { isPlainObject } from '../core/query/field-path';
@@ -38,6 +39,8 @@ export interface ReadResult {
 export class RecordService {
   private readonly messages: ResourceMessages;
   private readonly valueIndex: ValueIndex;
+  /** The declaration plus the paths learned from queries (see `LearnedPaths`). */
+  readonly learnedIndex: LearnedValueIndex;
   private readonly rules: RecordRules;
 
   constructor(
@@ -47,6 +50,7 @@ export class RecordService {
   ) {
     this.messages = new ResourceMessages(family.resourceName);
     this.valueIndex = ValueIndex.of(family.indexedPaths);
+    this.learnedIndex = new LearnedValueIndex(store, family.index, this.valueIndex);
     this.rules = RecordRules.of(family.schema);
     const unsupported = asyncConstraints(family.schema);
     if (unsupported.length > 0) {
@@ -69,6 +73,7 @@ export class RecordService {
       }
     }
     await this.store.adoptValueIndex(this.family.index, this.valueIndex);
+    await this.learnedIndex.start();
   }
 
   async create(pathId: string | undefined, body: unknown): Promise<WriteResult> {
@@ -132,7 +137,7 @@ export class RecordService {
   }
 
   async remove(pathId: string | undefined, queryBody: unknown, budget?: QueryBudget): Promise<WriteResult> {
-    const { spec } = this.selection(pathId, queryBody, false, budget);
+    const { spec } = await this.selection(pathId, queryBody, false, budget);
     const ids = await this.store.delete(spec);
     if (ids.length === 0) throw this.notFound(pathId);
     return {
@@ -142,7 +147,7 @@ export class RecordService {
   }
 
   async read(pathId: string | undefined, queryBody: unknown, budget?: QueryBudget): Promise<ReadResult> {
-    const { spec, select } = this.selection(pathId, queryBody, true, budget);
+    const { spec, select } = await this.selection(pathId, queryBody, true, budget);
     const pages = this.store.read(spec)[Symbol.asyncIterator]();
     const first = await pages.next();
     if (first.done) throw this.notFound(pathId);
@@ -153,16 +158,17 @@ export class RecordService {
     };
   }
 
-  private selection(
+  private async selection(
     pathId: string | undefined,
     queryBody: unknown,
     reading: boolean,
     budget: QueryBudget | undefined,
-  ): { spec: SelectionSpec; select?: FieldPath[] } {
+  ): Promise<{ spec: SelectionSpec; select?: FieldPath[] }> {
     assertRecordIdInPath(pathId);
     // Patterns are compiled by the store's plan, between other requests (see QueryParseOptions).
     const { select, ...query } = parseRecordQuery(queryBody, { allowSelect: reading, compilePatterns: false });
-    return { spec: { family: this.family.index, valueIndex: this.valueIndex, id: pathId, ...query, budget }, select };
+    const valueIndex = await this.learnedIndex.forQuery(query.where, query.order);
+    return { spec: { family: this.family.index, valueIndex, id: pathId, ...query, budget }, select };
   }
 
   private itemsFor(pathId: string | undefined, body: unknown): unknown[] {

@@ -18,7 +18,15 @@ import { cancellable } from './postgres-cancel';
 import { selectionPlan } from './selection-plan';
 import { readSelection, SelectionQueries } from './selection-reader';
 import { encodePostgresText, postgresDialect, toPostgresPlaceholders } from './sql-dialect';
-import { ValueIndex, valueIndexSettingName } from './value-index';
+import {
+  allLearned,
+  LearnedPaths,
+  learnedPathsSetting,
+  learnedPathsSettingName,
+  parseLearnedPaths,
+  ValueIndex,
+  valueIndexSettingName,
+} from './value-index';
 import { SqlFragment } from './where-compiler';
 
 /** Error classes that mean "the database is not there", not "the query was wrong". */
@@ -41,6 +49,7 @@ export class PostgresRecordStore extends RecordStore {
   async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
     if (records.length === 0) return [];
     return this.transaction(async (client) => {
+      const index = await this.writeIndex(client, family, valueIndex);
       const present = await this.lockReferences(client, records.flatMap((record) => record.requires ?? []));
       const missing = records.map((record) => (record.requires ?? []).filter((reference) => !present.has(referenceKey(reference))));
       const writable = records.filter((_record, position) => missing[position].length === 0);
@@ -56,7 +65,7 @@ export class PostgresRecordStore extends RecordStore {
         client,
         family,
         writable.filter((record) => seqById.has(record.id)).map((record) => ({ seq: seqById.get(record.id)!, doc: record.doc })),
-        valueIndex,
+        index,
       );
       return records.map((record, position): InsertOutcome => {
         if (missing[position].length > 0) return { missing: missing[position] };
@@ -72,6 +81,7 @@ export class PostgresRecordStore extends RecordStore {
     valueIndex: ValueIndex,
   ): Promise<(MissingReference | undefined)[]> {
     return this.transaction(async (client) => {
+      const index = await this.writeIndex(client, family, valueIndex);
       // Locking in id order keeps two batches that touch the same records from deadlocking.
       const locked = await client.query<{ seq: string; id: string; doc: string }>(
         'SELECT seq, id, doc::text AS doc FROM inventory_record WHERE family = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE',
@@ -100,7 +110,7 @@ export class PostgresRecordStore extends RecordStore {
         [rows.map((row) => row.seq), rows.map((row) => JSON.stringify(row.doc))],
       );
       await client.query('DELETE FROM inventory_value WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
-      await this.insertValues(client, family, rows, valueIndex);
+      await this.insertValues(client, family, rows, index);
       return refused;
     });
   }
@@ -169,9 +179,18 @@ export class PostgresRecordStore extends RecordStore {
     return this.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
       const stored = await client.query<{ value: string }>('SELECT value FROM inventory_setting WHERE name = $1', [name]);
+      // The learned-paths row always exists once a process has started: writes lock it FOR SHARE (see writeIndex).
+      await client.query('INSERT INTO inventory_setting (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+        learnedPathsSettingName(family),
+        learnedPathsSetting({ building: [], ready: [] }),
+      ]);
       if (stored.rows[0]?.value === declared) return false;
       const rebuild = !ValueIndex.fromSetting(stored.rows[0]?.value).includes(valueIndex);
       if (rebuild) {
+        // Learned paths are rebuilt along (and so are ready): the rows of every one are complete after this.
+        const learned = await this.lockLearned(client, family);
+        valueIndex = valueIndex.withPaths(allLearned(learned));
+        if (allLearned(learned).length > 0) await this.writeLearned(client, family, { building: [], ready: allLearned(learned) });
         await client.query('DELETE FROM inventory_value WHERE family = $1', [family]);
         let afterSeq = 0;
         for (;;) {
@@ -191,6 +210,88 @@ export class PostgresRecordStore extends RecordStore {
       );
       return rebuild;
     });
+  }
+
+  async learnedPaths(family: string): Promise<LearnedPaths> {
+    const rows = await this.run<{ value: string }>(this.pool, 'SELECT value FROM inventory_setting WHERE name = $1', [learnedPathsSettingName(family)]);
+    return parseLearnedPaths(rows[0]?.value);
+  }
+
+  /** The setting row locked FOR UPDATE: waits for every write holding it FOR SHARE, and later writes read the new value. */
+  async learnPath(family: string, path: string, cap: number): Promise<LearnedPaths> {
+    return this.transaction(async (client) => {
+      const learned = await this.lockLearned(client, family);
+      const all = allLearned(learned);
+      if (all.includes(path) || all.length >= cap) return learned;
+      const next = { building: [...learned.building, path], ready: learned.ready };
+      await this.writeLearned(client, family, next);
+      return next;
+    });
+  }
+
+  async lastSeq(family: string): Promise<number> {
+    const rows = await this.run<{ seq: string | null }>(this.pool, 'SELECT max(seq) AS seq FROM inventory_record WHERE family = $1', [family]);
+    return Number(rows[0]?.seq ?? 0);
+  }
+
+  /** The records are locked FOR UPDATE: an update of one waits, or has committed and its new document is read. */
+  async buildLearnedRows(family: string, path: string, afterSeq: number, untilSeq: number, limit: number): Promise<number | undefined> {
+    const index = ValueIndex.of([path]);
+    return this.transaction(async (client) => {
+      const page = await client.query<{ seq: string; doc: string }>(
+        'SELECT seq, doc::text AS doc FROM inventory_record WHERE family = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4 FOR UPDATE',
+        [family, afterSeq, untilSeq, limit],
+      );
+      if (page.rows.length === 0) return undefined;
+      const rows = page.rows.map((row) => ({ seq: Number(row.seq), doc: JSON.parse(row.doc) as JsonObject }));
+      await client.query('DELETE FROM inventory_value WHERE seq = ANY($1::bigint[]) AND (path = $2 OR starts_with(path, $3))', [
+        rows.map((row) => row.seq),
+        path,
+        `${path}.`,
+      ]);
+      await this.insertValues(client, family, rows, index);
+      return rows[rows.length - 1].seq;
+    });
+  }
+
+  async learnedPathReady(family: string, path: string): Promise<LearnedPaths> {
+    return this.transaction(async (client) => {
+      const learned = await this.lockLearned(client, family);
+      if (!learned.building.includes(path)) return learned;
+      const next = { building: learned.building.filter((p) => p !== path), ready: [...learned.ready, path] };
+      await this.writeLearned(client, family, next);
+      return next;
+    });
+  }
+
+  private async lockLearned(client: PoolClient, family: string): Promise<LearnedPaths> {
+    const name = learnedPathsSettingName(family);
+    await client.query('INSERT INTO inventory_setting (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, learnedPathsSetting({ building: [], ready: [] })]);
+    const stored = await client.query<{ value: string }>('SELECT value FROM inventory_setting WHERE name = $1 FOR UPDATE', [name]);
+    return parseLearnedPaths(stored.rows[0]?.value);
+  }
+
+  private async writeLearned(client: PoolClient, family: string, learned: LearnedPaths): Promise<void> {
+    await client.query('UPDATE inventory_setting SET value = $2 WHERE name = $1', [learnedPathsSettingName(family), learnedPathsSetting(learned)]);
+  }
+
+  /** Learned paths last read per family, and the write index they made. */
+  private readonly writeIndexes = new Map<string, { setting: string | undefined; base: ValueIndex; index: ValueIndex }>();
+
+  /**
+   * `valueIndex` with the family's learned paths, read inside the write's transaction with the
+   * setting row locked FOR SHARE until it commits: `learnPath` (FOR UPDATE) waits for this write,
+   * and a write that starts after it reads the new value (READ COMMITTED re-reads a locked row).
+   */
+  private async writeIndex(client: PoolClient, family: string, valueIndex: ValueIndex): Promise<ValueIndex> {
+    if (valueIndex === ValueIndex.EVERY_PATH) return valueIndex;
+    const stored = await client.query<{ value: string }>('SELECT value FROM inventory_setting WHERE name = $1 FOR SHARE', [learnedPathsSettingName(family)]);
+    const setting = stored.rows[0]?.value;
+    const cached = this.writeIndexes.get(family);
+    if (cached && cached.setting === setting && cached.base === valueIndex) return cached.index;
+    const index = valueIndex.withPaths(allLearned(parseLearnedPaths(setting)));
+    this.writeIndexes.set(family, { setting, base: valueIndex, index });
+    return index;
   }
 
   async ping(): Promise<void> {

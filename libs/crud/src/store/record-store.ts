@@ -1,6 +1,6 @@
 import { JsonObject } from '../core/query/query.types';
 import { SelectionSpec, StoredRow } from './record-selection';
-import { ValueIndex } from './value-index';
+import { LearnedPaths, ValueIndex } from './value-index';
 
 /** A record of some family, named by its index and id: what a reference field points at. */
 export interface RecordReference {
@@ -79,6 +79,26 @@ export abstract class RecordStore {
    * before the family serves; answers whether it rebuilt.
    */
   abstract adoptValueIndex(family: string, valueIndex: ValueIndex): Promise<boolean>;
+  /** The family's learned paths as stored now (see `LearnedPaths`): one primary-key read. */
+  abstract learnedPaths(family: string): Promise<LearnedPaths>;
+  /**
+   * Adds `path` to the family's learned paths, as building, unless it is there already or the
+   * family has `cap` of them; answers the learned paths after. Serialized with every write's
+   * read of the setting (SQLite: an immediate transaction; PostgreSQL: the setting row locked
+   * FOR UPDATE against the writers' FOR SHARE): once it returns, every write that did not see
+   * the path has committed, and every later write indexes it.
+   */
+  abstract learnPath(family: string, path: string, cap: number): Promise<LearnedPaths>;
+  /** The family's highest seq now (0 for none). */
+  abstract lastSeq(family: string): Promise<number>;
+  /**
+   * Replaces the value rows of `path` (and below) of up to `limit` records of the family with
+   * afterSeq < seq <= untilSeq, from their current documents, in one transaction that no write
+   * of those records can interleave with; answers the last seq done, undefined when none was left.
+   */
+  abstract buildLearnedRows(family: string, path: string, afterSeq: number, untilSeq: number, limit: number): Promise<number | undefined>;
+  /** Moves `path` from building to ready; answers the learned paths after. */
+  abstract learnedPathReady(family: string, path: string): Promise<LearnedPaths>;
   abstract ping(): Promise<void>;
 }
 

@@ -8,7 +8,15 @@ import { readSelection, readSelectionNow, SelectionQueries } from './selection-r
 import { SQLITE_WILDCARD_FUNCTION, sqliteDialect } from './sql-dialect';
 import { wildcardMatcher } from '../core/query/pattern-matcher';
 import { SqliteGroupCommit } from './sqlite-group-commit';
-import { ValueIndex, valueIndexSettingName } from './value-index';
+import {
+  allLearned,
+  LearnedPaths,
+  learnedPathsSetting,
+  learnedPathsSettingName,
+  parseLearnedPaths,
+  ValueIndex,
+  valueIndexSettingName,
+} from './value-index';
 import { SqlFragment } from './where-compiler';
 
 /**
@@ -41,16 +49,17 @@ export class SqliteRecordStore extends RecordStore {
     const insertRecord = this.statement(
       'INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING',
     );
-    return this.writes.run(() =>
-      records.map((record): InsertOutcome => {
+    return this.writes.run(() => {
+      const index = this.writeIndex(family, valueIndex);
+      return records.map((record): InsertOutcome => {
         const missing = this.missing(record.requires);
         if (missing.length > 0) return { missing };
         const result = insertRecord.run(family, record.id, JSON.stringify(record.doc));
         if (result.changes === 0) return 'duplicate';
-        this.insertValues(Number(result.lastInsertRowid), family, record.doc, valueIndex);
+        this.insertValues(Number(result.lastInsertRowid), family, record.doc, index);
         return 'inserted';
-      }),
-    );
+      });
+    });
   }
 
   async update(
@@ -62,8 +71,9 @@ export class SqliteRecordStore extends RecordStore {
     const select = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND id = ?');
     const write = this.statement('UPDATE inventory_record SET doc = ? WHERE seq = ?');
     const clearValues = this.statement('DELETE FROM inventory_value WHERE seq = ?');
-    return this.writes.run(() =>
-      ids.map((id, index) => {
+    return this.writes.run(() => {
+      const writeIndex = this.writeIndex(family, valueIndex);
+      return ids.map((id, index) => {
         const row = select.get(family, id) as { seq: number; doc: string } | undefined;
         const next = decide(index, row ? (JSON.parse(row.doc) as JsonObject) : undefined);
         if (!row || !next) return undefined;
@@ -72,10 +82,10 @@ export class SqliteRecordStore extends RecordStore {
         write.run(JSON.stringify(next.doc), row.seq);
         this.recordChanges += 1;
         clearValues.run(row.seq);
-        this.insertValues(row.seq, family, next.doc, valueIndex);
+        this.insertValues(row.seq, family, next.doc, writeIndex);
         return undefined;
-      }),
-    );
+      });
+    });
   }
 
   async missingReferences(references: readonly RecordReference[]): Promise<RecordReference[]> {
@@ -138,6 +148,10 @@ export class SqliteRecordStore extends RecordStore {
       if (stored === declared) return false;
       const rebuild = !ValueIndex.fromSetting(stored).includes(valueIndex);
       if (rebuild) {
+        // Learned paths are rebuilt along (and so are ready): the rows of every one are complete after this.
+        const learned = this.readLearned(family);
+        valueIndex = valueIndex.withPaths(allLearned(learned));
+        if (allLearned(learned).length > 0) this.writeLearned(family, { building: [], ready: allLearned(learned) });
         this.statement('DELETE FROM inventory_value WHERE family = ?').run(family);
         const page = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND seq > ? ORDER BY seq LIMIT ?');
         let afterSeq = 0;
@@ -153,6 +167,78 @@ export class SqliteRecordStore extends RecordStore {
       ).run(name, declared);
       return rebuild;
     }).immediate();
+  }
+
+  async learnedPaths(family: string): Promise<LearnedPaths> {
+    return this.readLearned(family);
+  }
+
+  /** In the group commit's immediate transaction: no write of any connection comes between its read of the setting and this change. */
+  async learnPath(family: string, path: string, cap: number): Promise<LearnedPaths> {
+    return this.writes.run(() => {
+      const learned = this.readLearned(family);
+      const all = allLearned(learned);
+      if (all.includes(path) || all.length >= cap) return learned;
+      const next = { building: [...learned.building, path], ready: learned.ready };
+      this.writeLearned(family, next);
+      return next;
+    });
+  }
+
+  async lastSeq(family: string): Promise<number> {
+    return (this.statement('SELECT max(seq) FROM inventory_record WHERE family = ?').pluck().get(family) as number | null) ?? 0;
+  }
+
+  async buildLearnedRows(family: string, path: string, afterSeq: number, untilSeq: number, limit: number): Promise<number | undefined> {
+    const index = ValueIndex.of([path]);
+    return this.writes.run(() => {
+      const rows = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?')
+        .all(family, afterSeq, untilSeq, limit) as { seq: number; doc: string }[];
+      const clear = this.statement('DELETE FROM inventory_value WHERE seq = ? AND (path = ? OR substr(path, 1, ?) = ?)');
+      for (const row of rows) {
+        clear.run(row.seq, path, path.length + 1, `${path}.`);
+        this.insertValues(row.seq, family, JSON.parse(row.doc) as JsonObject, index);
+      }
+      return rows.length > 0 ? rows[rows.length - 1].seq : undefined;
+    });
+  }
+
+  async learnedPathReady(family: string, path: string): Promise<LearnedPaths> {
+    return this.writes.run(() => {
+      const learned = this.readLearned(family);
+      if (!learned.building.includes(path)) return learned;
+      const next = { building: learned.building.filter((p) => p !== path), ready: [...learned.ready, path] };
+      this.writeLearned(family, next);
+      return next;
+    });
+  }
+
+  private readLearned(family: string): LearnedPaths {
+    return parseLearnedPaths(this.statement('SELECT value FROM inventory_setting WHERE name = ?').pluck().get(learnedPathsSettingName(family)) as string | undefined);
+  }
+
+  private writeLearned(family: string, learned: LearnedPaths): void {
+    this.statement('INSERT INTO inventory_setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(
+      learnedPathsSettingName(family),
+      learnedPathsSetting(learned),
+    );
+  }
+
+  /** Learned paths last read per family, and the write index they made. */
+  private readonly writeIndexes = new Map<string, { setting: string | undefined; base: ValueIndex; index: ValueIndex }>();
+
+  /**
+   * `valueIndex` with the family's learned paths, read inside the write's transaction (a
+   * primary-key read): a path another process learned is indexed from its first write after.
+   */
+  private writeIndex(family: string, valueIndex: ValueIndex): ValueIndex {
+    if (valueIndex === ValueIndex.EVERY_PATH) return valueIndex;
+    const setting = this.statement('SELECT value FROM inventory_setting WHERE name = ?').pluck().get(learnedPathsSettingName(family)) as string | undefined;
+    const cached = this.writeIndexes.get(family);
+    if (cached && cached.setting === setting && cached.base === valueIndex) return cached.index;
+    const index = valueIndex.withPaths(allLearned(parseLearnedPaths(setting)));
+    this.writeIndexes.set(family, { setting, base: valueIndex, index });
+    return index;
   }
 
   async ping(): Promise<void> {

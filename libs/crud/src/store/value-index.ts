@@ -85,6 +85,15 @@ export class ValueIndex {
     return false;
   }
 
+  /**
+   * This index with `paths` held too (learned paths, see `LearnedPaths`); every path held
+   * already answers this index itself, so the common case allocates nothing.
+   */
+  withPaths(paths: readonly string[]): ValueIndex {
+    if (!this.declared || paths.every((path) => this.covers(path.split('.')))) return this;
+    return new ValueIndex(new Set([...this.declared, ...paths]));
+  }
+
   /** Whether every path `other` holds is held here too, so rows written under this index serve `other`. */
   includes(other: ValueIndex): boolean {
     if (!this.declared) return true;
@@ -108,4 +117,54 @@ export function valueIndexSettingName(family: string): string {
 
 function isIndexedPath(path: string): boolean {
   return path.length <= MAX_INDEXED_PATH_LENGTH;
+}
+
+/**
+ * Paths a family did not declare but that clients filter or order on: the first query on such a
+ * path adds it (`learnablePath`, up to `MAX_LEARNED_PATHS` per family), and from then on every
+ * write, in any process, writes its value rows (each write reads this setting inside its own
+ * transaction). Its rows for records written before are built in the background (`building`);
+ * once they are complete it is `ready` and queries use it. Kept in the `inventory_setting` row
+ * `learnedPathsSettingName(family)`, so it survives restarts and the start-up's
+ * `adoptValueIndex` neither drops it nor rebuilds it.
+ */
+export interface LearnedPaths {
+  building: readonly string[];
+  ready: readonly string[];
+}
+
+/** A cap per family, so that queries on ever new paths cannot make ingest arbitrarily slow; past it, the in-memory scan answers. */
+export const MAX_LEARNED_PATHS = 32;
+
+export const NO_LEARNED_PATHS: LearnedPaths = { building: [], ready: [] };
+
+export function learnedPathsSettingName(family: string): string {
+  return `value_index_learned:${family}`;
+}
+
+export function parseLearnedPaths(setting: string | null | undefined): LearnedPaths {
+  if (!setting) return NO_LEARNED_PATHS;
+  const parsed = JSON.parse(setting) as Partial<LearnedPaths>;
+  return { building: parsed.building ?? [], ready: parsed.ready ?? [] };
+}
+
+export function learnedPathsSetting(learned: LearnedPaths): string {
+  return JSON.stringify({ building: [...learned.building].sort(), ready: [...learned.ready].sort() });
+}
+
+export function allLearned(learned: LearnedPaths): string[] {
+  return [...learned.building, ...learned.ready];
+}
+
+/** The dotted path to learn for a query on `path`, if it may be learned: a valid, indexable path that is not the record id. */
+export function learnablePath(path: FieldPath): string | undefined {
+  if (path.length === 1 && path[0] === 'id') return undefined;
+  const dotted = path.join('.');
+  if (!isIndexedPath(dotted) || path.some((segment) => segment.includes('.') || RESERVED_SEGMENTS.has(segment))) return undefined;
+  try {
+    ValueIndex.of([dotted]);
+    return dotted;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,122 @@
+import Database from 'better-sqlite3';
+import { LearnedValueIndex } from './learned-index';
+import { RecordSelection } from './record-selection';
+import { SqliteRecordStore } from './sqlite-record.store';
+import { sqliteDialect } from './sql-dialect';
+import { createDatabase, eq, insertAll, parseWhere, readIds } from './store.fixtures';
+import { MAX_LEARNED_PATHS, ValueIndex } from './value-index';
+
+/** Paths learned from queries (LearnedValueIndex over SQLite): learned, built, used, kept, capped, exact throughout. */
+describe('learned value index paths (SQLite)', () => {
+  let file: string;
+  let db: Database.Database;
+  let store: SqliteRecordStore;
+  const declared = ValueIndex.of(['source']);
+  const docs = Array.from({ length: 1300 }, (_, i) => ({ id: `e${i}`, source: `s${i % 10}`, severity: i % 100 === 7 ? 'critical' : 'info', payload: { proto: i % 2 ? 'tcp' : 'udp' } }));
+  const critical = docs.filter((doc) => doc.severity === 'critical').map((doc) => doc.id);
+  const rows = (path: string) => db.prepare("SELECT COUNT(*) FROM inventory_value WHERE family = 'event' AND path = ?").pluck().get(path);
+  const where = (path: string, value: string) => parseWhere(eq(path, value));
+  /** Whether SQL decides the condition on `path` under `index` (no in-memory re-check). */
+  const sqlDecides = (index: ValueIndex, path: string) =>
+    new RecordSelection({ family: 'event', valueIndex: index, where: where(path, 'x'), order: [], offset: 0 }, sqliteDialect).residual === undefined;
+
+  beforeEach(async () => {
+    file = `/tmp/learned-index-${process.pid}-${Date.now()}.db`;
+    db = createDatabase(file);
+    store = new SqliteRecordStore(db);
+    await store.adoptValueIndex('event', declared);
+    await insertAll(store, 'event', docs, declared);
+  });
+  afterEach(() => db.close());
+
+  it('a query on an undeclared path learns it: answers stay exact while its rows are built, then SQL uses them', async () => {
+    const learned = new LearnedValueIndex(store, 'event', declared);
+    await learned.start();
+    const first = await learned.forQuery(where('severity', 'critical'), []);
+    // Not built yet: the index does not cover it, the evaluator answers.
+    expect(sqlDecides(first, 'severity')).toBe(false);
+    expect(learned.paths.building).toEqual(['severity']);
+    expect(await readIds(store, { family: 'event', valueIndex: first, where: where('severity', 'critical') })).toEqual(critical);
+    // A write during the build indexes the new path at once.
+    await insertAll(store, 'event', [{ id: 'late', severity: 'critical' }], declared);
+    await learned.settled();
+    expect(learned.paths).toEqual({ building: [], ready: ['severity'] });
+    const after = await learned.forQuery(where('severity', 'critical'), []);
+    expect(sqlDecides(after, 'severity')).toBe(true);
+    expect(rows('severity')).toBe(docs.length + 1);
+    expect(await readIds(store, { family: 'event', valueIndex: after, where: where('severity', 'critical') })).toEqual([...critical, 'late']);
+  });
+
+  it('an update during the build leaves one row per value, from the new document', async () => {
+    const learned = new LearnedValueIndex(store, 'event', declared);
+    await learned.forQuery(where('severity', 'critical'), []);
+    await store.update('event', ['e8'], () => ({ doc: { id: 'e8', source: 's8', severity: 'critical' } }), declared);
+    await learned.settled();
+    const index = await learned.forQuery(where('severity', 'critical'), []);
+    expect(rows('severity')).toBe(docs.length);
+    expect(await readIds(store, { family: 'event', valueIndex: index, where: where('severity', 'critical') })).toEqual(['e7', 'e8', ...critical.slice(1)].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))));
+  });
+
+  it('survives a restart: a new process reads it, ready, and neither drops nor rebuilds it at start-up', async () => {
+    const learned = new LearnedValueIndex(store, 'event', declared);
+    await learned.forQuery(where('payload.proto', 'tcp'), []);
+    await learned.settled();
+    db.close();
+    db = new Database(file);
+    store = new SqliteRecordStore(db);
+    expect(await store.adoptValueIndex('event', declared)).toBe(false);
+    const again = new LearnedValueIndex(store, 'event', declared);
+    await again.start();
+    expect(again.paths.ready).toEqual(['payload.proto']);
+    expect(sqlDecides(again.current, 'payload.proto')).toBe(true);
+    expect(rows('payload.proto')).toBe(docs.length);
+  });
+
+  it('another process learns of a path before planning a query on it', async () => {
+    const one = new LearnedValueIndex(store, 'event', declared);
+    const other = new LearnedValueIndex(new SqliteRecordStore(new Database(file)), 'event', declared);
+    await other.start();
+    await one.forQuery(where('severity', 'x'), []);
+    await one.settled();
+    expect(sqlDecides(await other.forQuery(where('severity', 'x'), []), 'severity')).toBe(true);
+    expect(other.paths.ready).toEqual(['severity']);
+  });
+
+  it('a build a stopped process left is finished at the next start', async () => {
+    expect((await store.learnPath('event', 'severity', MAX_LEARNED_PATHS)).building).toEqual(['severity']);
+    const learned = new LearnedValueIndex(store, 'event', declared);
+    await learned.start();
+    await learned.settled();
+    expect(learned.paths.ready).toEqual(['severity']);
+    expect(rows('severity')).toBe(docs.length);
+  });
+
+  it('is capped: past the cap a path is not learned and the evaluator answers', async () => {
+    const learned = new LearnedValueIndex(store, 'event', declared, 2);
+    await learned.forQuery(where('a', 'x'), []);
+    await learned.forQuery(where('b', 'x'), [{ path: ['c'], direction: 'asc' } as never]);
+    await learned.settled();
+    expect(learned.paths.ready).toEqual(['a', 'b']);
+    const index = await learned.forQuery(where('severity', 'critical'), []);
+    expect(sqlDecides(index, 'severity')).toBe(false);
+    expect(rows('severity')).toBe(0);
+    expect(await readIds(store, { family: 'event', valueIndex: index, where: where('severity', 'critical') })).toEqual(critical);
+  });
+
+  it('learns no record id, reserved name or over-long path', async () => {
+    const learned = new LearnedValueIndex(store, 'event', declared);
+    await learned.forQuery(parseWhere({ and: [eq('id', 'e1'), eq('constructor', 'x'), eq(Array.from({ length: 3 }, () => 'x'.repeat(100)).join('.'), 'y')] }), []);
+    expect(learned.paths).toEqual({ building: [], ready: [] });
+  });
+});
+
+describe('learned paths and regular expressions', () => {
+  it('a path named only by reg_exp is not learned (SQL cannot decide it)', async () => {
+    const db = createDatabase();
+    const store = new SqliteRecordStore(db);
+    const learned = new LearnedValueIndex(store, 'event', ValueIndex.of(['source']));
+    await learned.forQuery(parseWhere({ reg_exp: { target: 'text', expr: 'a.*' } }), []);
+    expect(learned.paths).toEqual({ building: [], ready: [] });
+    db.close();
+  });
+});

@@ -1,0 +1,109 @@
+import { DataSource } from 'typeorm';
+import { MAX_LEARNED_PATHS, parseRecordQuery, postgresDialect, RecordSelection, RecordService, recordServiceToken } from '@inventory/crud';
+import request from 'supertest';
+import { EVENT_FAMILY } from '../../apps/inventory/src/families/event/event.module';
+import { createTestApp, TestApp } from '../support/test-app';
+import { bearer } from '../support/test-credentials';
+import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
+
+/**
+ * Events declare `source` and `timestamp`; a filter on another path learns it (issue 10): the
+ * path is kept in inventory_setting, its rows are built in the background, and queries use SQL
+ * for it once they are complete. Over HTTP, on SQLite and PostgreSQL: exact while building,
+ * used once built (a plan without an in-memory re-check; on PostgreSQL, EXPLAIN shows the value
+ * index), kept across a restart, and capped.
+ */
+const COUNT = 3000;
+const doc = (i: number) => ({
+  id: `ev-${String(i).padStart(5, '0')}`,
+  source: `10.0.${i % 40}.${i % 7}`,
+  severity: i % 300 === 0 ? 'critical' : 'info',
+  payload: { proto: i % 3 === 0 ? 'udp' : 'tcp' },
+});
+const DOCS = Array.from({ length: COUNT }, (_, i) => doc(i));
+const CRITICAL = DOCS.filter((d) => d.severity === 'critical').map((d) => d.id);
+const byCritical = { where: { equals: { target: 'severity', expr: 'critical' } } };
+
+describe.each(databaseKinds())('paths learned from queries on %s', (kind) => {
+  let database: TestDatabase;
+  let t: TestApp;
+  const events = () => t.app.get<RecordService>(recordServiceToken(EVENT_FAMILY), { strict: false });
+  const learned = async () => {
+    const rows = await t.app.get(DataSource).query("SELECT value FROM inventory_setting WHERE name = 'value_index_learned:event'");
+    return rows.length ? JSON.parse(rows[0].value) : undefined;
+  };
+  const ids = async (query: object) => {
+    const response = await request(t.url).get('/event').set('Authorization', bearer()).send(query);
+    if (response.status === 404) return []; // nothing matched
+    expect(response.status).toBe(200);
+    return (response.body as { id: string }[]).map((record) => record.id);
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    t = await createTestApp(kind, { database });
+    for (let start = 0; start < COUNT; start += 1000) {
+      const response = await request(t.url).post('/event').set('Authorization', bearer()).send(DOCS.slice(start, start + 1000));
+      expect(response.status).toBe(201);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  it('the first filter on an undeclared path learns it and answers exactly while its rows are built', async () => {
+    expect(await ids(byCritical)).toEqual(CRITICAL);
+    expect((await learned()).building.concat((await learned()).ready)).toContain('severity');
+    // A record written while the rows are built is indexed by its write.
+    const late = await request(t.url).post('/event').set('Authorization', bearer()).send({ id: 'late', severity: 'critical' });
+    expect(late.status).toBe(201);
+    expect(await ids(byCritical)).toEqual([...CRITICAL, 'late']);
+    await events().learnedIndex.settled();
+    expect(await learned()).toEqual({ building: [], ready: ['severity'] });
+    expect(await ids(byCritical)).toEqual([...CRITICAL, 'late']);
+  });
+
+  it('once built, SQL answers it: no in-memory re-check, and on PostgreSQL an index scan', async () => {
+    const index = events().learnedIndex.current;
+    const { select: _select, ...parsed } = parseRecordQuery(byCritical, { allowSelect: true });
+    const selection = new RecordSelection({ family: 'event', valueIndex: index, ...parsed }, postgresDialect);
+    expect(selection.residual).toBeUndefined();
+    if (kind === 'postgres') {
+      const dataSource = t.app.get(DataSource);
+      await dataSource.query('ANALYZE');
+      const sql = selection.candidateSeqs();
+      let n = 0;
+      const plan = (await dataSource.query(`EXPLAIN ${sql.sql.replace(/\?/g, () => `$${++n}`)}`, sql.params))
+        .map((row: Record<string, string>) => row['QUERY PLAN'])
+        .join('\n');
+      expect(plan).toMatch(/inventory_value_text/);
+    }
+  });
+
+  it('survives a restart: the next start neither drops it nor rebuilds it, and uses it at once', async () => {
+    await t.close();
+    t = await createTestApp(kind, { database });
+    expect(await learned()).toEqual({ building: [], ready: ['severity'] });
+    expect(events().learnedIndex.current.covers(['severity'])).toBe(true);
+    expect(await ids(byCritical)).toEqual([...CRITICAL, 'late']);
+    expect(await ids({ where: { equals: { target: 'payload.proto', expr: 'udp' } } })).toEqual(DOCS.filter((d) => d.payload.proto === 'udp').map((d) => d.id));
+    await events().learnedIndex.settled();
+    expect((await learned()).ready).toEqual(['payload.proto', 'severity']);
+  });
+
+  it(`is capped at ${MAX_LEARNED_PATHS} paths: past it, answers still exact, through the in-memory scan`, async () => {
+    for (let k = (await learned()).ready.length; k < MAX_LEARNED_PATHS; k++) {
+      expect(await ids({ where: { equals: { target: `extra${k}`, expr: 'x' } } })).toEqual([]);
+    }
+    await events().learnedIndex.settled();
+    expect((await learned()).ready).toHaveLength(MAX_LEARNED_PATHS);
+    expect(await ids({ where: { equals: { target: 'source', expr: '10.0.0.0' } }, order: [{ target: 'payload.nothing' }] })).toEqual(
+      DOCS.filter((d) => d.source === '10.0.0.0').map((d) => d.id),
+    );
+    const after = await learned();
+    expect(after.ready).toHaveLength(MAX_LEARNED_PATHS);
+    expect(after.ready).not.toContain('payload.nothing');
+    expect(after.building).toEqual([]);
+  });
+});

@@ -1,12 +1,20 @@
 import type { Socket } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { errorEnvelope } from './envelope';
+import { SECURITY_HEADERS } from './security-headers';
+
+/** The security headers as raw header lines, built once. */
+const SECURITY_HEADER_LINES = Object.entries(SECURITY_HEADERS)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
 
 /**
  * Answers what Node's HTTP parser refuses before any route sees the request (bad framing, headers
  * too large, the request timeout) with the contract's envelope instead of Fastify's own object
  * (docs/routes.md), then closes the connection: after a framing error nothing more on it can be
- * trusted, and a timed-out client gets no second chance.
+ * trusted, and a timed-out client gets no second chance. No header of the request can be trusted
+ * either, so the answer's `X-Request-Id` is always a new one.
  */
 export function clientErrorAnswerer(requestTimeoutMs: number): (error: NodeJS.ErrnoException, socket: Socket) => void {
   const refusals: Record<string, [number, string]> = {
@@ -31,6 +39,8 @@ function rawAnswer(status: number, message: string): string {
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    `X-Request-Id: ${randomUUID()}\r\n` +
+    SECURITY_HEADER_LINES +
     'Connection: close\r\n\r\n' +
     body
   );

@@ -60,6 +60,16 @@ describe('EnvelopeExceptionFilter', () => {
     expect(response.body).not.toMatch(/SELECT|inventory_record|SQLITE|at .*\.ts/);
   });
 
+  it('uses the request id as the reference of a 500, in the answer and in the log line', () => {
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const response = new RecordedResponse();
+    const request = { id: 'client-chosen-42', raw: { complete: true, headers: {} } };
+    const host = { switchToHttp: () => ({ getResponse: () => response, getRequest: () => request }) } as unknown as ArgumentsHost;
+    new EnvelopeExceptionFilter().catch(new Error('boom'), host);
+    expect(JSON.parse(response.body)[0].message).toBe('Internal error (ref client-chosen-42)');
+    expect(logged).toHaveBeenLastCalledWith(expect.objectContaining({ reqId: 'client-chosen-42', ref: 'client-chosen-42', msg: 'unexpected failure' }));
+  });
+
   it('maps a duplicate key from either database to 406 "Id already found"', () => {
     for (const code of ['SQLITE_CONSTRAINT_UNIQUE', '23505']) {
       const response = answer(Object.assign(new Error('duplicate key value violates unique constraint'), { code }));

@@ -12,3 +12,8 @@ export * from './http-core.module';
 export * from './request-aborted.error';
 export * from './client-error-answer';
 export * from './lingering-close';
+export * from './request-id';
+export * from './security-headers';
+export * from './cors';
+export * from './response-observer';
+export * from './failure-kind';

@@ -11,6 +11,8 @@ export interface AuthOptions {
     /** A scheme word accepted besides `Bearer`, as the original's configurable prefix was. */
     prefix?: string;
   };
+  /** Failed authentications allowed per user and per address within a window (README "Throttling"). */
+  throttle?: { limit: number; windowMs: number };
 }
 
 export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');

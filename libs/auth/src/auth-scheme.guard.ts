@@ -1,11 +1,13 @@
-import { CanActivate, ExecutionContext, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import passport from 'passport';
 import type { Strategy } from 'passport';
 import type { FastifyRequest } from 'fastify';
 import { AuthenticationFailedError, readRequestBody } from '@inventory/http';
+import { AUTH_OPTIONS, AuthOptions } from './auth-options';
 import { AUTH_SCHEME_KEY, AuthSchemeName, PUBLIC_KEY } from './auth-scheme.decorator';
+import { AttemptLimiter } from './attempt-limiter';
 import { BasicStrategy } from './basic.strategy';
 import { JwtPrincipal, JwtStrategy } from './jwt.strategy';
 import { VerifiedTokenCache } from './verified-token.cache';
@@ -50,12 +52,15 @@ export class AuthSchemeGuard implements CanActivate, OnApplicationShutdown {
    */
   private readonly requirements = new WeakMap<object, Map<object, Requirement>>();
   private readonly verifiedTokens = new VerifiedTokenCache<JwtPrincipal>();
+  private readonly limiter: AttemptLimiter;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly jwtStrategy: JwtStrategy,
     basicStrategy: BasicStrategy,
+    @Inject(AUTH_OPTIONS) options: AuthOptions,
   ) {
+    this.limiter = new AttemptLimiter(options.throttle);
     const instance = ++appInstances;
     this.strategyNames = { jwt: `jwt#${instance}`, basic: `basic#${instance}` };
     passport.use(this.strategyNames.jwt, jwtStrategy as unknown as Strategy);
@@ -75,8 +80,7 @@ export class AuthSchemeGuard implements CanActivate, OnApplicationShutdown {
     const requirement = this.requirementOf(context);
     if (requirement === undefined) throw new AuthenticationFailedError(CHALLENGES.jwt);
     if (requirement !== 'public') {
-      const admitted =
-        requirement === 'jwt' ? await this.bearerOrPassport(context) : ((await this.guards[requirement].canActivate(context)) as boolean);
+      const admitted = requirement === 'jwt' ? await this.bearerOrPassport(context) : await this.limited(context, requirement);
       if (!admitted) return false;
     }
     const reading = readRequestBody(context.switchToHttp().getRequest<FastifyRequest>());
@@ -93,10 +97,20 @@ export class AuthSchemeGuard implements CanActivate, OnApplicationShutdown {
       request.user = known;
       return true;
     }
-    const allowed = (await this.guards.jwt.canActivate(context)) as boolean;
+    const allowed = await this.limited(context, 'jwt');
     const exp = request.user?.claims.exp;
     if (allowed && token !== null && typeof exp === 'number') this.verifiedTokens.remember(token, request.user!, exp);
     return allowed;
+  }
+
+  /** Runs the scheme's check under the failure throttle (429 after too many failures). */
+  private limited(context: ExecutionContext, scheme: AuthSchemeName): Promise<boolean> {
+    const check = async () => (await this.guards[scheme].canActivate(context)) as boolean;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    // Without credentials nothing is guessed: the plain 401 and its challenge, never counted
+    // (a browser asks without them first).
+    if (request.headers.authorization === undefined) return check();
+    return this.limiter.attempt(request, scheme, check);
   }
 
   private requirementOf(context: ExecutionContext): Requirement {

@@ -7,3 +7,5 @@ export * from './jwt.strategy';
 export * from './auth-scheme.guard';
 export * from './token.service';
 export * from './auth.module';
+export * from './too-many-attempts.error';
+export * from './attempt-limiter';

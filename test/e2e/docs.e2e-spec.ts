@@ -127,7 +127,8 @@ describe('API documentation', () => {
     const envelopeArray = { type: 'array', items: { $ref: '#/components/schemas/Envelope' } };
     const read = paths['/exec-env'].get.responses;
     expect(read['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/ExecEnv' } });
-    expect(Object.keys(read).sort()).toEqual(['200', '400', '401', '404', '503']);
+    expect(Object.keys(read).sort()).toEqual(['200', '400', '401', '404', '429', '503']);
+    expect(read['429'].headers['Retry-After'].schema.type).toBe('integer');
     const create = paths['/exec-env'].post.responses;
     expect(create['201'].content['application/json'].schema).toEqual(envelopeArray);
     expect(create['201'].content['application/json'].example[0].message).toBe('Execution environment with id=example-id correctly created');

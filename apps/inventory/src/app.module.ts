@@ -11,6 +11,7 @@ import { UserCredentialStore } from './database/user-credential.store';
 import { FAMILY_MODULES } from './families';
 import { AuthTokenController } from './auth-token/auth-token.controller';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './observability/metrics.module';
 
 @Module({})
 export class AppModule {
@@ -39,10 +40,12 @@ export class AppModule {
               ttlSeconds: appConfig.jwt.ttlSeconds,
               prefix: appConfig.jwt.prefix,
             },
+            throttle: appConfig.authThrottle,
           }),
         }),
         ...FAMILY_MODULES,
         HealthModule,
+        ...(config.metrics ? [MetricsModule] : []),
       ],
       controllers: [AuthTokenController],
     };

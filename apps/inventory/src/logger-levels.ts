@@ -7,3 +7,8 @@ export function nestLogLevels(level: LogLevelName): LogLevel[] {
   const cut = { error: 2, warn: 3, info: 4, debug: 5, verbose: 6 }[level];
   return order.slice(0, cut);
 }
+
+/** The same LOG_LEVEL as pino names it: Nest's `verbose` is pino's `trace`. */
+export function pinoLevel(level: LogLevelName): 'error' | 'warn' | 'info' | 'debug' | 'trace' {
+  return level === 'verbose' ? 'trace' : level;
+}

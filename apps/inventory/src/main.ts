@@ -1,17 +1,21 @@
 import './library-paths';
 import 'reflect-metadata';
-import { ConsoleLogger, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './app.setup';
 import { AppConfig } from './config/app-config';
 import { ConfigError } from './config/config-error';
 import { loadConfig } from './config/load-config';
-import { nestLogLevels } from './logger-levels';
+import { createRootLogger, flushLogsSync } from './observability/root-logger';
+import { PinoNestLogger } from './observability/pino-nest-logger';
 import { exitGracefullyOnSignals } from './graceful-shutdown';
 import { waitForDatabase } from './database/wait-for-database';
 import { assertCanListen, listen } from './startup/listen';
 import { exitOnStartFailure } from './startup/start-error';
+
+let rootLogger: PinoLogger | undefined;
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -22,8 +26,9 @@ async function main(): Promise<void> {
     process.stderr.write(`Invalid configuration: ${error.message}\n`);
     process.exit(1);
   }
-  // Colour codes only for a terminal: logs that go to files or collectors stay plain text.
-  const logger = new ConsoleLogger({ logLevels: nestLogLevels(config.logLevel), colors: process.stdout.isTTY === true });
+  // JSON lines, or readable ones for a terminal (LOG_FORMAT); colour codes only for a terminal.
+  rootLogger = createRootLogger(config, { isTTY: process.stdout.isTTY === true });
+  const logger = new PinoNestLogger(rootLogger);
   // Already before Nest exists: the wait for the database logs through it.
   Logger.overrideLogger(logger);
   await assertCanListen(config);
@@ -34,9 +39,13 @@ async function main(): Promise<void> {
     abortOnError: false,
     logger,
   });
-  configureApp(app);
+  configureApp(app, { log: rootLogger });
   exitGracefullyOnSignals(app);
   await listen(app, config);
 }
 
-main().catch(exitOnStartFailure);
+main().catch((error: unknown) => {
+  // The lines logged so far come before the one line that says why the start stopped.
+  flushLogsSync(rootLogger);
+  exitOnStartFailure(error);
+});

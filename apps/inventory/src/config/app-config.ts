@@ -24,7 +24,22 @@ export interface AppConfig {
   /** Open connections accepted at once (INVENTORY_MAX_CONNECTIONS). */
   maxConnections: number;
   logLevel: LogLevelName;
+  /** LOG_FORMAT: JSON lines, human-readable lines, or (`auto`) human-readable when stdout is a terminal. */
+  logFormat: LogFormat;
+  /** INVENTORY_ACCESS_LOG: one line per answered request (README "Logs"). */
+  accessLog: boolean;
+  /** INVENTORY_METRICS: Prometheus metrics at /metrics (README "Metrics"). */
+  metrics: boolean;
+  /** INVENTORY_CORS_ORIGINS: origins whose pages may call the service; `*` for any; empty: no CORS. */
+  corsOrigins: string[];
+  /** INVENTORY_TRUST_PROXY: whose X-Forwarded-For names the client address (Fastify's trustProxy). */
+  trustProxy: boolean | number | string[];
+  /** Failed authentications allowed per user and per client address within the window (README "Throttling"). */
+  authThrottle: { limit: number; windowMs: number };
 }
+
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'verbose'] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];

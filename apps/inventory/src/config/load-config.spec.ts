@@ -117,4 +117,72 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ INVENTORY_DATABASE_RETRY: value })).toThrow(/^INVENTORY_DATABASE_RETRY: "[^\n]*" is not a duration/);
     });
   });
+  describe('logs, metrics, CORS, proxies and throttling', () => {
+    it('default to JSON or pretty by terminal, no access log, metrics on, no CORS, no proxy, 5 failures a minute', () => {
+      expect(loadConfig({})).toMatchObject({
+        logFormat: 'auto',
+        accessLog: false,
+        metrics: true,
+        corsOrigins: [],
+        trustProxy: false,
+        authThrottle: { limit: 5, windowMs: 60_000 },
+      });
+    });
+
+    it('reads each of them', () => {
+      expect(
+        loadConfig({
+          LOG_FORMAT: 'Pretty',
+          INVENTORY_ACCESS_LOG: 'true',
+          INVENTORY_METRICS: 'off',
+          INVENTORY_CORS_ORIGINS: ' https://App.Example , http://localhost:3000/,https://b.example:443',
+          INVENTORY_TRUST_PROXY: '10.0.0.0/8, loopback,::1',
+          INVENTORY_AUTH_FAILURE_LIMIT: '10',
+          INVENTORY_AUTH_FAILURE_WINDOW: '15m',
+        }),
+      ).toMatchObject({
+        logFormat: 'pretty',
+        accessLog: true,
+        metrics: false,
+        // As browsers send them in Origin: lower-case host, no default port, no slash.
+        corsOrigins: ['https://app.example', 'http://localhost:3000', 'https://b.example'],
+        trustProxy: ['10.0.0.0/8', 'loopback', '::1'],
+        authThrottle: { limit: 10, windowMs: 900_000 },
+      });
+    });
+
+    it.each([
+      ['*', ['*']],
+      ['', []],
+    ])('reads INVENTORY_CORS_ORIGINS=%j', (value, origins) => {
+      expect(loadConfig({ INVENTORY_CORS_ORIGINS: value }).corsOrigins).toEqual(origins);
+    });
+
+    it.each([
+      ['true', true],
+      ['false', false],
+      ['2', 2],
+    ])('reads INVENTORY_TRUST_PROXY=%j', (value, trust) => {
+      expect(loadConfig({ INVENTORY_TRUST_PROXY: value }).trustProxy).toEqual(trust);
+    });
+
+    it.each([
+      ['LOG_FORMAT', 'xml'],
+      ['INVENTORY_ACCESS_LOG', 'sometimes'],
+      ['INVENTORY_METRICS', 'maybe'],
+      ['INVENTORY_CORS_ORIGINS', 'https://a.example/app'],
+      ['INVENTORY_CORS_ORIGINS', 'https://a.example,a.example'],
+      ['INVENTORY_CORS_ORIGINS', 'ftp://a.example'],
+      ['INVENTORY_CORS_ORIGINS', 'https://user:pw@a.example'],
+      ['INVENTORY_TRUST_PROXY', '10.0.0.0/33'],
+      ['INVENTORY_TRUST_PROXY', 'proxy.example'],
+      ['INVENTORY_TRUST_PROXY', '1000'],
+      ['INVENTORY_AUTH_FAILURE_LIMIT', '0'],
+      ['INVENTORY_AUTH_FAILURE_LIMIT', 'many'],
+      ['INVENTORY_AUTH_FAILURE_WINDOW', '0'],
+      ['INVENTORY_AUTH_FAILURE_WINDOW', 'soon'],
+    ])('stops on %s=%j with one line naming the variable', (name, value) => {
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: [^\\n]+$`));
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createPublicKey } from 'node:crypto';
-import { AppConfig, LOG_LEVELS, LogLevelName } from './app-config';
+import { AppConfig, LOG_FORMATS, LOG_LEVELS, LogFormat, LogLevelName } from './app-config';
+import { corsOrigins, trustProxy } from './network-settings';
 import { ConfigError } from './config-error';
 
 type Env = Record<string, string | undefined>;
@@ -30,6 +31,15 @@ export function loadConfig(env: Env): AppConfig {
     requestTimeoutMs: duration(env, 'INVENTORY_REQUEST_TIMEOUT', '30s') * 1000,
     maxConnections: integer(env, 'INVENTORY_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     logLevel: logLevel(env),
+    logFormat: logFormat(env),
+    accessLog: boolean(env, 'INVENTORY_ACCESS_LOG', false),
+    metrics: boolean(env, 'INVENTORY_METRICS', true),
+    corsOrigins: corsOrigins(text(env, 'INVENTORY_CORS_ORIGINS')),
+    trustProxy: trustProxy(text(env, 'INVENTORY_TRUST_PROXY')),
+    authThrottle: {
+      limit: integer(env, 'INVENTORY_AUTH_FAILURE_LIMIT', 5, 1, 1_000_000),
+      windowMs: duration(env, 'INVENTORY_AUTH_FAILURE_WINDOW', '1m') * 1000,
+    },
   };
 }
 
@@ -138,4 +148,11 @@ function logLevel(env: Env): LogLevelName {
   if (!(LOG_LEVELS as readonly string[]).includes(raw))
     throw new ConfigError('LOG_LEVEL', `"${raw}" is not one of ${LOG_LEVELS.join(', ')}`);
   return raw as LogLevelName;
+}
+
+function logFormat(env: Env): LogFormat {
+  const raw = (text(env, 'LOG_FORMAT') ?? 'auto').toLowerCase();
+  if (!(LOG_FORMATS as readonly string[]).includes(raw))
+    throw new ConfigError('LOG_FORMAT', `"${raw}" is not one of ${LOG_FORMATS.join(', ')}`);
+  return raw as LogFormat;
 }

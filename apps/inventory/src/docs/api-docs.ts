@@ -28,6 +28,8 @@ function operationId(controllerKey: string, methodKey: string): string {
   return methodKey.toLowerCase() === prefix.toLowerCase() ? prefix : `${prefix}${methodKey.charAt(0).toUpperCase()}${methodKey.slice(1)}`;
 }
 
+const METRICS_EXAMPLE = 'inventory_http_requests_total{family="/exec-env",method="GET",status="200"} 42\n';
+
 const STATUS = {
   type: 'object',
   required: ['status'],
@@ -67,6 +69,13 @@ function documentServiceRoutes(document: OpenAPIObject): OpenAPIObject {
         },
       },
       401: envelopes('missing or bad Basic credentials', 401, 'Authentication failed'),
+      ...errors(429),
+    };
+  }
+  const metrics = document.paths['/metrics']?.get;
+  if (metrics) {
+    metrics.responses = {
+      200: { description: "Prometheus's text exposition format", content: { 'text/plain': { schema: { type: 'string' }, example: METRICS_EXAMPLE } } },
     };
   }
   return document;

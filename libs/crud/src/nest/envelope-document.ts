@@ -36,6 +36,10 @@ const ERROR_WHEN: Record<number, [string, unknown]> = {
   413: ['body larger than INVENTORY_BODY_LIMIT', 'Request body is larger than 16mb'],
   415: ['the body is not JSON', 'Content-Type must be application/json'],
   422: ['the store refused a record', 'The store could not accept the record'],
+  429: [
+    'too many failed authentications from this address (or, with Basic, for this user): retry after Retry-After seconds',
+    'Too many failed authentication attempts; retry in 42 s',
+  ],
   503: ['the database does not answer', 'Service unavailable: the database does not answer'],
 };
 
@@ -44,8 +48,9 @@ export function errors(...codes: number[]): Record<string, unknown> {
   return Object.fromEntries(
     codes.map((code) => {
       const [when, message] = ERROR_WHEN[code];
-      const answer = envelopes(when, code);
-      (answer.content['application/json'] as Record<string, unknown>).example = [{ status: STATUS_CODES[code], code, error: true, message }];
+      const answer: Record<string, unknown> = envelopes(when, code);
+      (answer.content as Record<string, Record<string, unknown>>)['application/json'].example = [{ status: STATUS_CODES[code], code, error: true, message }];
+      if (code === 429) answer.headers = { 'Retry-After': { description: 'seconds until an attempt is accepted again', schema: { type: 'integer', minimum: 1 } } };
       return [String(code), answer];
     }),
   );

@@ -69,7 +69,7 @@ const ACTIONS: Record<string, Action> = {
       201: envelopes(`every item created`, 201, `${name} with id=example-id correctly created`),
       204: { description: 'empty body or empty list: nothing to do' },
       207: envelopes('items answered differently (one envelope each, in request order)'),
-      ...errors(400, 401, 406, 413, 415, 422, 503),
+      ...errors(400, 401, 406, 413, 415, 422, 429, 503),
     }),
   },
   get: {
@@ -80,7 +80,7 @@ const ACTIONS: Record<string, Action> = {
         description: 'the matching records, in query order (streamed)',
         content: { 'application/json': { schema: { type: 'array', items: { $ref: `#/components/schemas/${root}` } } } },
       },
-      ...errors(400, 401, 404, 503),
+      ...errors(400, 401, 404, 429, 503),
     }),
   },
   put: {
@@ -91,7 +91,7 @@ const ACTIONS: Record<string, Action> = {
       204: { description: 'empty body or empty list: nothing to do' },
       207: envelopes('items answered differently (one envelope each, in request order)'),
       304: { description: 'nothing to change (no body)' },
-      ...errors(400, 401, 406, 413, 415, 503),
+      ...errors(400, 401, 406, 413, 415, 429, 503),
     }),
   },
   delete: {
@@ -99,7 +99,7 @@ const ACTIONS: Record<string, Action> = {
     query: 'delete',
     responses: (_root, name) => ({
       205: envelopes('deleted: one envelope per record, with code 200 inside (browsers, Swagger UI among them, drop the body of a 205)', 200, `${name} with id=example-id correctly deleted`, 'Reset Content'),
-      ...errors(400, 401, 404, 503),
+      ...errors(400, 401, 404, 429, 503),
     }),
   },
 };

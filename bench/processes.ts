@@ -114,6 +114,22 @@ async function waitHealthy(server: Server): Promise<void> {
 export const PROFILES = join(TMP, 'prof');
 
 /**
+ * BENCH_SERVICE_ENV="NAME=value NAME=value": settings for the measured service on top of the
+ * above, e.g. `INVENTORY_ACCESS_LOG=true LOG_LEVEL=info` to measure what the access log costs
+ * (README "Performance").
+ */
+function serviceEnvFromBench(): Record<string, string> {
+  const pairs = (process.env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter((pair) => pair !== '');
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals < 1) throw new Error(`BENCH_SERVICE_ENV: "${pair}" is not NAME=value`);
+      return [pair.slice(0, equals), pair.slice(equals + 1)];
+    }),
+  );
+}
+
+/**
  * The service exactly as `npm start` runs it (compiled JS, tsconfig-paths), with auth on and no
  * demo data. With `cpuProfile`, under `node --cpu-prof` (profile written to bench/tmp/prof/ at stop).
  */
@@ -134,6 +150,7 @@ export async function startService(databaseUrl: string, jwtSecret: string, logNa
       INVENTORY_ADMIN_PASSWORD: `bench-${jwtSecret.slice(0, 16)}`,
       INVENTORY_DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
+      ...serviceEnvFromBench(),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

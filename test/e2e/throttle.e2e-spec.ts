@@ -134,3 +134,33 @@ describe.each(databaseKinds())('throttled authentication failures (%s)', (kind) 
     expect(log.text()).not.toContain('Secret-Guess');
   });
 });
+
+describe.each(databaseKinds())('the client address behind a proxy (%s)', (kind) => {
+  let direct: TestApp;
+  let proxied: TestApp;
+  beforeAll(async () => {
+    const env = { INVENTORY_AUTH_FAILURE_LIMIT: '2' };
+    direct = await createTestApp(kind, { env });
+    proxied = await createTestApp(kind, { env: { ...env, INVENTORY_TRUST_PROXY: 'loopback' } });
+  });
+  afterAll(async () => {
+    await direct?.close();
+    await proxied?.close();
+  });
+
+  const guess = (t: TestApp, forwardedFor: string) =>
+    exchange(t.url, 'GET', '/event', { headers: { Authorization: 'Bearer forged', 'X-Forwarded-For': forwardedFor }, localAddress: '127.0.7.1' });
+
+  it('ignores X-Forwarded-For by default: a client cannot name itself out of the throttle', async () => {
+    expect((await guess(direct, '198.51.100.1')).status).toBe(401);
+    expect((await guess(direct, '198.51.100.2')).status).toBe(401);
+    expect((await guess(direct, '198.51.100.3')).status).toBe(429);
+  });
+
+  it('with INVENTORY_TRUST_PROXY, throttles the client the trusted proxy names, not the proxy', async () => {
+    expect((await guess(proxied, '198.51.100.1')).status).toBe(401);
+    expect((await guess(proxied, '198.51.100.1')).status).toBe(401);
+    expect((await guess(proxied, '198.51.100.1')).status).toBe(429);
+    expect((await guess(proxied, '198.51.100.2')).status).toBe(401);
+  });
+});

@@ -11,9 +11,11 @@ export type PlanStep =
   | { kind: 'rows'; sql: SqlFragment }
   | { kind: 'seqs'; sql: SqlFragment }
   | { kind: 'page'; rows: StoredRow[] }
-  | { kind: 'pause' };
+  | { kind: 'pause' }
+  | { kind: 'filter'; where: string; rows: StoredRow[] };
 
-export type PlanAnswer = StoredRow[] | number[] | undefined;
+/** Rows, sequence numbers, or per row whether it passes a filter (`filter` steps). */
+export type PlanAnswer = StoredRow[] | number[] | boolean[] | undefined;
 export type PlanPart<T> = Generator<PlanStep, T, PlanAnswer>;
 
 export const PAUSE: PlanStep = { kind: 'pause' };
@@ -24,6 +26,15 @@ export function* rows(sql: SqlFragment): PlanPart<StoredRow[]> {
 
 export function* seqs(sql: SqlFragment): PlanPart<number[]> {
   return (yield { kind: 'seqs', sql }) as number[];
+}
+
+/**
+ * Which of `rows` pass the where clause `where` (its JSON text), decided off the event loop's
+ * thread: for clauses whose regular expressions can take long to match (see ResidualPool).
+ */
+export function* filtered(where: string, rows: StoredRow[]): PlanPart<boolean[]> {
+  if (rows.length === 0) return [];
+  return (yield { kind: 'filter', where, rows }) as boolean[];
 }
 
 /** Runs in-memory work that pauses when its slice is spent, turning each pause into a plan step. */

@@ -1,7 +1,7 @@
 import { ENDLESS_SLICE, QueryBudget, SliceClock } from '../core/query/query-budget';
 import { QueryEvaluator } from '../core/query/query-evaluator';
 import { Condition, JsonObject, OrderTerm } from '../core/query/query.types';
-import { PAUSE, PlanPart, pausing } from './plan-step';
+import { filtered, PAUSE, PlanPart, pausing } from './plan-step';
 import { SeqSet } from './seq-set';
 import { marks, SqlDialect } from './sql-dialect';
 import { ValueIndex } from './value-index';
@@ -40,6 +40,8 @@ const NO_LIMIT = Number.MAX_SAFE_INTEGER;
  */
 export class RecordSelection {
   readonly residual?: QueryEvaluator;
+  /** The where clause as JSON, when its residual check runs in a worker (it has `reg_exp` leaves). */
+  readonly residualOffThread?: string;
   /** The where clause (and the path id) as SQL can tell it, for `leafwise` evaluation. */
   readonly tree?: SeqTree;
   readonly clock: SliceClock;
@@ -66,7 +68,10 @@ export class RecordSelection {
     this.paging = { sql: clauses.join(' AND '), params: [...params] };
     if (spec.where) {
       const compiled = compileWhereTree(spec.where, spec.valueIndex, dialect);
-      if (!compiled.exact) this.residual = new QueryEvaluator(spec.where);
+      if (!compiled.exact) {
+        this.residual = new QueryEvaluator(spec.where);
+        if (QueryEvaluator.regExpPatterns(spec.where).length > 0) this.residualOffThread = JSON.stringify(spec.where);
+      }
       const where = whereSql(compiled.tree, spec.family);
       clauses.push(where.sql);
       params.push(...where.params);
@@ -188,12 +193,13 @@ export class RowWindow {
   }
 
   *admit(rows: StoredRow[]): PlanPart<StoredRow[]> {
-    const { residual, spec, clock } = this.selection;
+    const { residual, residualOffThread, spec, clock } = this.selection;
     if (!residual) return rows;
+    const verdicts = residualOffThread ? yield* filtered(residualOffThread, rows) : undefined;
     const admitted: StoredRow[] = [];
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
       if (this.full) break;
-      const matches = yield* pausing(residual.evaluate(JSON.parse(row.doc) as JsonObject, clock));
+      const matches = verdicts ? verdicts[index] : yield* pausing(residual.evaluate(JSON.parse(row.doc) as JsonObject, clock));
       if (clock.sliceSpent) yield PAUSE;
       if (!matches) continue;
       if (this.skipped < spec.offset) {

@@ -2,7 +2,7 @@ import { QueryEvaluator } from '../core/query/query-evaluator';
 import { checkPattern } from '../core/query/query-parser';
 import { JsonObject } from '../core/query/query.types';
 import { FirstRanked, MemoryOrder, Ranked } from './memory-order';
-import { PAUSE, PlanAnswer, PlanPart, PlanStep, pausing, rows, seqs } from './plan-step';
+import { filtered, PAUSE, PlanAnswer, PlanPart, PlanStep, pausing, rows, seqs } from './plan-step';
 import { inSeqOrder, RecordSelection, RowWindow, StoredRow } from './record-selection';
 import { READ_PAGE_SIZE } from './record-store';
 import { evaluateSeqTree } from './seq-tree-plan';
@@ -81,12 +81,14 @@ function* memoryOrdered(selection: RecordSelection, passSize: number): Selection
     const wanted = Math.min(passSize, end - position);
     const first = new FirstRanked(wanted, order);
     let afterSeq = 0;
-    const { residual, clock } = selection;
+    const { residual, residualOffThread, clock } = selection;
     for (;;) {
       const page = yield* candidatesAfter(selection, afterSeq);
-      for (const row of page.rows) {
+      const verdicts = residualOffThread ? yield* filtered(residualOffThread, page.rows) : undefined;
+      for (const [index, row] of page.rows.entries()) {
+        if (verdicts && !verdicts[index]) continue;
         const doc = JSON.parse(row.doc) as JsonObject;
-        const matches = !residual || (yield* pausing(residual.evaluate(doc, clock)));
+        const matches = verdicts !== undefined || !residual || (yield* pausing(residual.evaluate(doc, clock)));
         if (matches) {
           const ranked = order.rank(row.seq, row.id, doc);
           if (!after || order.compare(ranked, after) > 0) first.offer(ranked);

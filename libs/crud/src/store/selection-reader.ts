@@ -1,6 +1,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { QueryBudget } from '../core/query/query-budget';
 import { PlanAnswer } from './plan-step';
+import { ResidualPool } from './residual-pool';
+import { QueryEvaluator } from '../core/query/query-evaluator';
+import { Condition, JsonObject } from '../core/query/query.types';
 import { StoredRow } from './record-selection';
 import { SelectionPlan } from './selection-plan';
 import { SqlFragment } from './where-compiler';
@@ -13,13 +16,22 @@ export interface SelectionQueries {
   betweenPages?: () => Promise<unknown>;
 }
 
+/** Filters decided in worker threads by default; tests may decide them otherwise. */
+export type RowFilter = (where: string, docs: string[], budget?: QueryBudget) => Promise<boolean[]>;
+const inWorkers: RowFilter = (where, docs, budget) => ResidualPool.shared.evaluate(where, docs, budget);
+
 /**
  * Runs a plan's queries as it asks for them, and yields its pages. At every pause it lets the
  * event loop turn (so the in-memory part of a long query never holds it for more than a slice),
  * and before every statement and after every pause it checks the budget: past its time or with
  * its client gone, the read stops with the budget's error.
  */
-export async function* readSelection(plan: SelectionPlan, queries: SelectionQueries, budget?: QueryBudget): AsyncIterable<StoredRow[]> {
+export async function* readSelection(
+  plan: SelectionPlan,
+  queries: SelectionQueries,
+  budget?: QueryBudget,
+  filter: RowFilter = inWorkers,
+): AsyncIterable<StoredRow[]> {
   const pause = queries.betweenPages ?? (() => yieldToEventLoop());
   let answer: PlanAnswer;
   for (let step = plan.next(); !step.done; step = plan.next(answer)) {
@@ -36,6 +48,10 @@ export async function* readSelection(plan: SelectionPlan, queries: SelectionQuer
         break;
       case 'page':
         yield current.rows;
+        break;
+      case 'filter':
+        budget?.check();
+        answer = await filter(current.where, current.rows.map((row) => row.doc), budget);
         break;
       case 'pause':
         await pause();
@@ -58,13 +74,20 @@ export function* readSelectionNow(
   for (let step = plan.next(); !step.done; step = plan.next(answer)) {
     answer = undefined;
     const current = step.value;
-    if (current.kind === 'rows' || current.kind === 'seqs') budget?.check();
+    if (current.kind === 'rows' || current.kind === 'seqs' || current.kind === 'filter') budget?.check();
     if (current.kind === 'rows') answer = queries.rows(current.sql);
     else if (current.kind === 'seqs') answer = queries.seqs(current.sql);
     else if (current.kind === 'page') yield current.rows;
+    else if (current.kind === 'filter') answer = filterHere(current.where, current.rows);
     else {
       budget?.check();
       budget?.startSlice();
     }
   }
+}
+
+/** A filter decided on this thread, where nothing may wait (inside a SQLite transaction). */
+function filterHere(where: string, rows: StoredRow[]): boolean[] {
+  const evaluator = new QueryEvaluator(JSON.parse(where) as Condition);
+  return rows.map((row) => evaluator.matches(JSON.parse(row.doc) as JsonObject));
 }

@@ -44,6 +44,8 @@ export class QueryAbortedError extends Error {
 export class QueryBudget implements SliceClock {
   private readonly deadline: number;
   private sliceEnds: number;
+  /** Set when an `onStop` timer fired: timers may fire a little before the deadline they aim at. */
+  private expired = false;
 
   constructor(
     readonly limitMs: number,
@@ -65,12 +67,12 @@ export class QueryBudget implements SliceClock {
   }
 
   get stopped(): boolean {
-    return this.signal?.aborted === true || performance.now() >= this.deadline;
+    return this.signal?.aborted === true || this.expired || performance.now() >= this.deadline;
   }
 
   check(): void {
     if (this.signal?.aborted) throw new QueryAbortedError();
-    if (performance.now() >= this.deadline) throw new QueryTimeoutError(this.limitMs);
+    if (this.expired || performance.now() >= this.deadline) throw new QueryTimeoutError(this.limitMs);
   }
 
   /** Calls `stop` once, when the budget runs out or the client goes away; answers the undo. */
@@ -82,7 +84,10 @@ export class QueryBudget implements SliceClock {
       dispose();
       stop();
     };
-    const timer = setTimeout(fire, Math.max(0, this.deadline - performance.now()));
+    const timer = setTimeout(() => {
+      this.expired = true;
+      fire();
+    }, Math.max(0, this.deadline - performance.now()));
     timer.unref();
     this.signal?.addEventListener('abort', fire, { once: true });
     const dispose = () => {

@@ -44,6 +44,8 @@ export class ResidualPool {
       const pending = this.queue.shift()!;
       const worker = this.idle.pop() ?? this.start();
       this.running.set(worker, pending);
+      // A job under way keeps the process alive, as any I/O would; an idle worker does not.
+      worker.ref();
       worker.postMessage(pending.job);
     }
   }
@@ -54,14 +56,14 @@ export class ResidualPool {
       const pending = this.running.get(worker);
       if (!pending || pending.job.id !== answer.id) return;
       this.running.delete(worker);
+      worker.unref();
       this.idle.push(worker);
       this.settle(pending, answer);
       this.dispatch();
     });
     worker.on('error', (error) => this.lose(worker, error));
     worker.on('exit', () => this.lose(worker, new Error('residual worker stopped')));
-    // A pool that is not working keeps no process alive. After the listeners: adding a
-    // 'message' listener refs the worker's port again.
+    // Unreferenced after the listeners: adding a 'message' listener refs the worker's port again.
     worker.unref();
     return worker;
   }

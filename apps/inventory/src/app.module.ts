@@ -27,6 +27,7 @@ export class AppModule {
           inject: [DataSource, BOOTSTRAP_RESULT],
           useFactory: (dataSource: DataSource) => recordStoreFor(dataSource),
           queryTimeoutMs: config.queryTimeoutMs,
+          querySizeLimit: config.bodyLimitBytes,
         }),
         AuthModule.forRoot({
           credentialStore: UserCredentialStore,

@@ -4,7 +4,7 @@ import { RecordService } from '../service/record.service';
 import { RecordStore } from '../store/record-store';
 import { FamilyRegistry } from '../service/family-registry';
 import { createRecordController, recordServiceToken } from './record-controller.factory';
-import { DEFAULT_QUERY_TIMEOUT_MS, QUERY_TIMEOUT_MS } from './query-timeout';
+import { DEFAULT_QUERY_SIZE_LIMIT, DEFAULT_QUERY_TIMEOUT_MS, QUERY_SIZE_LIMIT, QUERY_TIMEOUT_MS } from './query-timeout';
 
 export interface CrudRootOptions extends Pick<ModuleMetadata, 'imports'> {
   /** Builds the store once, from whatever the app injects (its DataSource). */
@@ -12,6 +12,8 @@ export interface CrudRootOptions extends Pick<ModuleMetadata, 'imports'> {
   inject?: any[];
   /** How long the query of one read or delete may run (docs/query-language.md); 10 s by default. */
   queryTimeoutMs?: number;
+  /** The largest query in `?q=`, in bytes, as for a body (`INVENTORY_BODY_LIMIT`); 16 MB by default. */
+  querySizeLimit?: number;
 }
 
 /**
@@ -24,11 +26,12 @@ export class CrudModule {
   static forRoot(options: CrudRootOptions): DynamicModule {
     const store: Provider = { provide: RecordStore, useFactory: options.useFactory, inject: options.inject ?? [] };
     const queryTimeout: Provider = { provide: QUERY_TIMEOUT_MS, useValue: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS };
+    const querySize: Provider = { provide: QUERY_SIZE_LIMIT, useValue: options.querySizeLimit ?? DEFAULT_QUERY_SIZE_LIMIT };
     return {
       module: CrudModule,
       imports: options.imports ?? [],
-      providers: [store, FamilyRegistry, queryTimeout],
-      exports: [RecordStore, FamilyRegistry, QUERY_TIMEOUT_MS],
+      providers: [store, FamilyRegistry, queryTimeout, querySize],
+      exports: [RecordStore, FamilyRegistry, QUERY_TIMEOUT_MS, QUERY_SIZE_LIMIT],
       global: true,
     };
   }

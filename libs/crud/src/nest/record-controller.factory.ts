@@ -4,7 +4,7 @@ import { AuthScheme } from '@inventory/auth';
 import { FamilyDefinition } from '../service/family-definition';
 import { RecordService } from '../service/record.service';
 import { RecordController } from './record.controller';
-import { QUERY_TIMEOUT_MS } from './query-timeout';
+import { QUERY_SIZE_LIMIT, QUERY_TIMEOUT_MS } from './query-timeout';
 
 /** The DI token of a family's RecordService, e.g. `RecordService:network-link-type`. */
 export function recordServiceToken(family: FamilyDefinition): string {
@@ -22,8 +22,12 @@ export function createRecordController(family: FamilyDefinition): Type<RecordCon
   class FamilyRecordController extends RecordController {
     static readonly family = family;
 
-    constructor(@Inject(recordServiceToken(family)) records: RecordService, @Inject(QUERY_TIMEOUT_MS) queryTimeoutMs: number) {
-      super(records, queryTimeoutMs);
+    constructor(
+      @Inject(recordServiceToken(family)) records: RecordService,
+      @Inject(QUERY_TIMEOUT_MS) queryTimeoutMs: number,
+      @Inject(QUERY_SIZE_LIMIT) querySizeLimit: number,
+    ) {
+      super(records, { timeoutMs: queryTimeoutMs, sizeLimit: querySizeLimit });
     }
   }
   Object.defineProperty(FamilyRecordController, 'name', { value: `${pascalCase(family.index)}Controller` });

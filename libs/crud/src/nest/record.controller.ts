@@ -21,8 +21,8 @@ const idParam = ApiParam({ name: 'id', required: false, description: 'record id'
 export abstract class RecordController {
   protected constructor(
     private readonly records: RecordService,
-    /** INVENTORY_QUERY_TIMEOUT: how long the query of a read or delete may run. */
-    private readonly queryTimeoutMs: number,
+    /** INVENTORY_QUERY_TIMEOUT: how long the query of a read or delete may run; INVENTORY_BODY_LIMIT for `?q=`. */
+    private readonly queries: { timeoutMs: number; sizeLimit: number },
   ) {}
 
   @Post(RECORD_ROUTE)
@@ -40,7 +40,8 @@ export abstract class RecordController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<HttpAnswer> {
-    return readAnswer(await this.records.read(id, queryFromRequest(request), requestBudget(reply, this.queryTimeoutMs)));
+    const query = queryFromRequest(request, this.queries.sizeLimit);
+    return readAnswer(await this.records.read(id, query, requestBudget(reply, this.queries.timeoutMs)));
   }
 
   @Put(RECORD_ROUTE)
@@ -58,6 +59,7 @@ export abstract class RecordController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<HttpAnswer> {
-    return writeAnswer(await this.records.remove(id, queryFromRequest(request), requestBudget(reply, this.queryTimeoutMs)));
+    const query = queryFromRequest(request, this.queries.sizeLimit);
+    return writeAnswer(await this.records.remove(id, query, requestBudget(reply, this.queries.timeoutMs)));
   }
 }

@@ -34,7 +34,7 @@ const NO_LIMIT = Number.MAX_SAFE_INTEGER;
  * SQL cannot decide, `residual` re-checks candidate rows in memory and the window (offset,
  * count) is applied after it instead of in SQL.
  *
- * On PostgreSQL the where clause is one condition of every statement. On SQLite (`leafwise`)
+ * On PostgreSQL the where clause is one condition of every statement. On SQLite (`tree` set)
  * the plan first evaluates it a leaf at a time (`evaluateSeqTree`) and then `narrowTo` the
  * records found: statements after that only fetch and order those.
  */
@@ -42,7 +42,7 @@ export class RecordSelection {
   readonly residual?: QueryEvaluator;
   /** The where clause as JSON, when its residual check runs in a worker (it has `reg_exp` leaves). */
   readonly residualOffThread?: string;
-  /** The where clause (and the path id) as SQL can tell it, for `leafwise` evaluation. */
+  /** The where clause (and the path id) as SQL can tell it, evaluated a leaf at a time (SQLite). */
   readonly tree?: SeqTree;
   readonly clock: SliceClock;
   /** Candidates in arrival order, once narrowed to a known set. */
@@ -82,11 +82,6 @@ export class RecordSelection {
     }
     this.filter = { sql: clauses.join(' AND '), params };
     if (!this.tree) this.paging = this.filter;
-  }
-
-  /** Whether the plan evaluates `tree` first and then `narrowTo` its result. */
-  get leafwise(): boolean {
-    return this.tree !== undefined;
   }
 
   /** Makes every later statement about the records `found` (in the family, with the path id). */

@@ -28,7 +28,7 @@ const DATA = join(__dirname, 'tmp', `wrk-data-${process.pid}`);
 const NEW_ID_LENGTH = 14;
 
 if (spawnSync('wrk', ['--version']).error) {
-  throw new Error('wrk not found: the benchmark needs Debian\'s wrk (apt-get install -y wrk)');
+  throw new Error("wrk not found: the benchmark needs Debian's wrk (apt-get install -y wrk)");
 }
 
 function init(records: number): void {
@@ -67,8 +67,22 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
   const w3path = message.workload === 'W3U' ? 'flow' : 'source';
   const child = spawn(
     'wrk',
-    ['-t1', `-c${message.connections}`, `-d${message.seconds}s`, '--timeout', '120s', '-s', script, message.url, '--',
-      message.workload, DATA, String(nextNew), String(message.batch), w3path],
+    [
+      '-t1',
+      `-c${message.connections}`,
+      `-d${message.seconds}s`,
+      '--timeout',
+      '120s',
+      '-s',
+      script,
+      message.url,
+      '--',
+      message.workload,
+      DATA,
+      String(nextNew),
+      String(message.batch),
+      w3path,
+    ],
     { env: { ...process.env, BENCH_TOKEN: message.token }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -90,7 +104,15 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
   const line = out.split('\n').find((l) => l.startsWith('BENCH-RESULT '));
   if (code !== 0 || !line) throw new Error(`wrk exited with ${code}:\n${out.slice(-2000)}`);
   const r = JSON.parse(line.slice('BENCH-RESULT '.length)) as {
-    correct: number; wrong: number; errors: number; timeouts: number; micros: number; p50: number; p99: number; nextNew: number; firstWrong: string;
+    correct: number;
+    wrong: number;
+    errors: number;
+    timeouts: number;
+    micros: number;
+    p50: number;
+    p99: number;
+    nextNew: number;
+    firstWrong: string;
   };
   nextNew = Math.max(nextNew, r.nextNew) + 1;
   const withWrk = samples.filter((s) => s.wrk !== undefined);
@@ -173,7 +195,8 @@ async function preload(message: Extract<LoadRequest, { type: 'preload' }>): Prom
         body: batchBody(from, to),
       });
       const text = await response.text();
-      if (response.status !== 201) throw new Error(`preload of records ${from}..${to - 1} into ${message.url}: HTTP ${response.status} ${text.slice(0, 500)}`);
+      if (response.status !== 201)
+        throw new Error(`preload of records ${from}..${to - 1} into ${message.url}: HTTP ${response.status} ${text.slice(0, 500)}`);
     }
   };
   await Promise.all(Array.from({ length: message.inFlight }, worker));
@@ -197,7 +220,7 @@ async function handle(message: LoadRequest): Promise<LoadReply> {
 process.on('message', (message: LoadRequest) => {
   handle(message).then(
     (reply) => process.send!(reply),
-    (error: unknown) => process.send!({ type: 'failed', error: error instanceof Error ? error.stack ?? error.message : String(error) }),
+    (error: unknown) => process.send!({ type: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
   );
 });
 // Leave when the orchestrator goes away, however it went.

@@ -46,7 +46,9 @@ async function main(): Promise<void> {
     const login = await get(service.url, basic(TEST_ADMIN.username, TEST_ADMIN.password), '127.0.0.3');
     flooding = false;
     await Promise.all(flood);
-    process.stdout.write(`${JSON.stringify({ clients: CLIENTS, login: login.status, loginMs: Math.round(login.ms), guesses: statuses })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ clients: CLIENTS, login: login.status, loginMs: Math.round(login.ms), guesses: statuses })}\n`,
+    );
   } finally {
     await service.stop();
     await database.drop();

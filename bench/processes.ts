@@ -100,7 +100,8 @@ function watch(name: string, child: ChildProcess, url: string, logName: string, 
 async function waitHealthy(server: Server): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (server.child.exitCode !== null) throw new Error(`${server.name} exited with ${server.child.exitCode} before answering:\n${server.output()}`);
+    if (server.child.exitCode !== null)
+      throw new Error(`${server.name} exited with ${server.child.exitCode} before answering:\n${server.output()}`);
     try {
       if ((await fetch(`${server.url}/health`)).status === 200) return;
     } catch {
@@ -136,7 +137,13 @@ function serviceEnvFromBench(): Record<string, string> {
 export async function startService(databaseUrl: string, jwtSecret: string, logName: string, cpuProfile = false): Promise<Server> {
   const port = await freePort();
   const profiling = cpuProfile ? ['--cpu-prof', '--cpu-prof-dir', PROFILES, '-r', join(ROOT, 'bench/cpu-prof-exit.js')] : [];
-  const [command, args] = pinned(SERVER_CORE, [process.execPath, ...profiling, '-r', 'tsconfig-paths/register', join(DIST, 'apps/inventory/src/main.js')]);
+  const [command, args] = pinned(SERVER_CORE, [
+    process.execPath,
+    ...profiling,
+    '-r',
+    'tsconfig-paths/register',
+    join(DIST, 'apps/inventory/src/main.js'),
+  ]);
   const child = spawn(command, args, {
     cwd: ROOT,
     env: {
@@ -162,7 +169,12 @@ export async function startService(databaseUrl: string, jwtSecret: string, logNa
 export async function startRawServer(token: string, logName: string): Promise<Server> {
   const port = await freePort();
   // W2/W4 add millions of records to the raw Map (it keeps them all, parsed): room beyond the default ~4 GB heap.
-  const [command, args] = pinned(SERVER_CORE, [process.execPath, '--max-old-space-size=12288', ...TS_NODE.slice(1), join(ROOT, 'bench/raw-server.ts')]);
+  const [command, args] = pinned(SERVER_CORE, [
+    process.execPath,
+    '--max-old-space-size=12288',
+    ...TS_NODE.slice(1),
+    join(ROOT, 'bench/raw-server.ts'),
+  ]);
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', RAW_TOKEN: token, TS_NODE_TRANSPILE_ONLY: 'true' },

@@ -7,7 +7,16 @@ export type LoadRequest =
   /** Precompute the expected answer sizes for `records` preloaded records. */
   | { type: 'init'; records: number }
   /** One wrk window against `url` (warm-up or measured: the load generator does not care); `serverPid`'s CPU is sampled alongside wrk's. */
-  | { type: 'measure'; url: string; token: string; workload: Workload; seconds: number; connections: number; batch: number; serverPid: number }
+  | {
+      type: 'measure';
+      url: string;
+      token: string;
+      workload: Workload;
+      seconds: number;
+      connections: number;
+      batch: number;
+      serverPid: number;
+    }
   /** Preload records [from, to) with POSTs of `batch` records, `inFlight` requests at a time. */
   | { type: 'preload'; url: string; token: string; from: number; to: number; batch: number; inFlight: number }
   /** W5: one streamed GET of all `records` records. */
@@ -16,7 +25,8 @@ export type LoadRequest =
 export type LoadReply =
   | { type: 'ready' }
   | { type: 'preloaded'; seconds: number }
-  | { type: 'measured'; measurement: Measurement } | { type: 'failed'; error: string };
+  | { type: 'measured'; measurement: Measurement }
+  | { type: 'failed'; error: string };
 
 export interface Measurement {
   /** Answers with the expected status and byte length (records, for W5). */

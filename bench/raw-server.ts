@@ -93,7 +93,10 @@ function filter(body: string, res: ServerResponse): void {
   // A full scan on purpose: the bound for "no index"; the service is expected to beat it.
   for (const stored of records.values()) {
     const value = valueAt(stored.doc, keys);
-    if (value === expr || (typeof expr === 'string' && (typeof value === 'number' || typeof value === 'boolean') && String(value) === expr)) {
+    if (
+      value === expr ||
+      (typeof expr === 'string' && (typeof value === 'number' || typeof value === 'boolean') && String(value) === expr)
+    ) {
       found.push(stored.json);
     }
   }

@@ -62,31 +62,46 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   const out: string[] = [];
   out.push(`# Benchmark: service vs raw node:http bound`, '');
   out.push(`- date: ${r.date}`);
-  out.push(`- machine: ${r.machine.nproc} CPUs (${r.machine.cpu}), ${r.machine.memoryGb.toFixed(0)} GB, Node ${r.machine.node}; ` +
-    (r.machine.taskset ? 'servers pinned to core 0, load generator to core 1 (taskset)' : 'no taskset: processes not pinned'));
-  out.push(`- load average (1 min) before/after: ${r.machine.loadBefore.toFixed(2)} / ${r.machine.loadAfter.toFixed(2)} (other work on the machine makes figures noisy)`);
+  out.push(
+    `- machine: ${r.machine.nproc} CPUs (${r.machine.cpu}), ${r.machine.memoryGb.toFixed(0)} GB, Node ${r.machine.node}; ` +
+      (r.machine.taskset ? 'servers pinned to core 0, load generator to core 1 (taskset)' : 'no taskset: processes not pinned'),
+  );
+  out.push(
+    `- load average (1 min) before/after: ${r.machine.loadBefore.toFixed(2)} / ${r.machine.loadAfter.toFixed(2)} (other work on the machine makes figures noisy)`,
+  );
   out.push(`- database: ${r.database}; auth on (service: HS256 JWT verified per request; raw: token string compare)`);
   out.push(`- records preloaded: ${int(r.records)} (~300 bytes each; \`source\` shared by 10)`);
-  out.push(`- load: wrk (1 thread, requests built in Lua, bench/wrk.lua), ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.reps} × ${r.settings.duration} s, medians; W4 batches of ${int(r.settings.batch)}` +
-    (r.w4Family ? `, into a family topped up to ${int(r.w4Family)} records (plus what W2 added)` : ''));
+  out.push(
+    `- load: wrk (1 thread, requests built in Lua, bench/wrk.lua), ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.reps} × ${r.settings.duration} s, medians; W4 batches of ${int(r.settings.batch)}` +
+      (r.w4Family ? `, into a family topped up to ${int(r.w4Family)} records (plus what W2 added)` : ''),
+  );
   out.push(`- command: \`${r.command}\` (${r.seconds.toFixed(0)} s)`, '');
 
   out.push('Only correct answers count (expected status and exact body length). Latency is per request (W4: per batch of 1,000).', '');
-  out.push('CPU is % of one core over each window (median of the repetitions), from /proc/PID/stat: the server\'s core should be near 100 %, the generator\'s (wrk) below it.', '');
-  out.push('| workload | service /s | raw /s | service/raw | target | CPU service / wrk | CPU raw / wrk | service p50 / p99 ms | raw p50 / p99 ms | service peak RSS MB | raw peak RSS MB | service wrong / errors |');
+  out.push(
+    "CPU is % of one core over each window (median of the repetitions), from /proc/PID/stat: the server's core should be near 100 %, the generator's (wrk) below it.",
+    '',
+  );
+  out.push(
+    '| workload | service /s | raw /s | service/raw | target | CPU service / wrk | CPU raw / wrk | service p50 / p99 ms | raw p50 / p99 ms | service peak RSS MB | raw peak RSS MB | service wrong / errors |',
+  );
   out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const workloads = [...r.workloads].sort((a, b) => a.workload.localeCompare(b.workload));
   for (const w of workloads) {
     const target = TARGETS[w.workload];
-    out.push(`| ${TITLES[w.workload] ?? w.workload} | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)}${verdict(w.ratio >= target)} | ≥ ${target.toFixed(2)} | ` +
-      `${cpu(w.service.serverCpu)} / ${cpu(w.service.generatorCpu)} | ${cpu(w.raw.serverCpu)} / ${cpu(w.raw.generatorCpu)} | ` +
-      `${ms(w.service.p50)} / ${ms(w.service.p99)} | ${ms(w.raw.p50)} / ${ms(w.raw.p99)} | ${mb(w.service.peakRssMb)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`);
+    out.push(
+      `| ${TITLES[w.workload] ?? w.workload} | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)}${verdict(w.ratio >= target)} | ≥ ${target.toFixed(2)} | ` +
+        `${cpu(w.service.serverCpu)} / ${cpu(w.service.generatorCpu)} | ${cpu(w.raw.serverCpu)} / ${cpu(w.raw.generatorCpu)} | ` +
+        `${ms(w.service.p50)} / ${ms(w.service.p99)} | ${ms(w.raw.p50)} / ${ms(w.raw.p99)} | ${mb(w.service.peakRssMb)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`,
+    );
   }
   if (r.w5) {
     const w = r.w5;
-    out.push(`| W5 read all ${int(w.records)} (records/s) | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)} | RSS < ${W5_RSS_TARGET_MB} MB | — | — | ` +
-      `first byte ${ms(w.service.p50)} / all ${ms(w.service.p99)} | first byte ${ms(w.raw.p50)} / all ${ms(w.raw.p99)} | ` +
-      `**${mb(w.service.peakRssMb)}**${verdict(w.service.peakRssMb < W5_RSS_TARGET_MB)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`);
+    out.push(
+      `| W5 read all ${int(w.records)} (records/s) | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)} | RSS < ${W5_RSS_TARGET_MB} MB | — | — | ` +
+        `first byte ${ms(w.service.p50)} / all ${ms(w.service.p99)} | first byte ${ms(w.raw.p50)} / all ${ms(w.raw.p99)} | ` +
+        `**${mb(w.service.peakRssMb)}**${verdict(w.service.peakRssMb < W5_RSS_TARGET_MB)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`,
+    );
   } else {
     out.push('| W5 read all | skipped (`--skip-w5`) | | | | | | | | | | |');
   }
@@ -94,17 +109,25 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
 
   out.push('Per repetition (service | raw):', '');
   for (const w of workloads) {
-    const cpus = (x: Series): string => (x.serverCpu ?? []).map((c, k) => `${c.toFixed(0)}/${(x.generatorCpu?.[k] ?? NaN).toFixed(0)}`).join(', ');
-    out.push(`- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk: ${cpus(w.service)} | ${cpus(w.raw)})`);
+    const cpus = (x: Series): string =>
+      (x.serverCpu ?? []).map((c, k) => `${c.toFixed(0)}/${(x.generatorCpu?.[k] ?? NaN).toFixed(0)}`).join(', ');
+    out.push(
+      `- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk: ${cpus(w.service)} | ${cpus(w.raw)})`,
+    );
   }
   if (r.w5) {
-    out.push(`- W5: ${r.w5.service.reps.map(int).join(', ')} | ${r.w5.raw.reps.map(int).join(', ')}; service peak RSS over the reads ${mb(r.w5.service.peakRssMb)} MB, ` +
-      `including its 1M preload ${mb(r.w5.servicePeakWithPreloadMb)} MB`);
+    out.push(
+      `- W5: ${r.w5.service.reps.map(int).join(', ')} | ${r.w5.raw.reps.map(int).join(', ')}; service peak RSS over the reads ${mb(r.w5.service.peakRssMb)} MB, ` +
+        `including its 1M preload ${mb(r.w5.servicePeakWithPreloadMb)} MB`,
+    );
   }
   out.push('');
 
   out.push('Preload (POST batches of 1,000, 2 in flight):', '');
-  for (const p of r.preloads) out.push(`- ${p.phase}, ${p.target}: ${int(p.records)} records in ${p.seconds.toFixed(1)} s = ${int(p.perSecond)} records/s, peak RSS ${mb(p.peakRssMb)} MB`);
+  for (const p of r.preloads)
+    out.push(
+      `- ${p.phase}, ${p.target}: ${int(p.records)} records in ${p.seconds.toFixed(1)} s = ${int(p.perSecond)} records/s, peak RSS ${mb(p.peakRssMb)} MB`,
+    );
   out.push('');
 
   if (r.records !== 10_000) {
@@ -117,7 +140,9 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
         const then = baseline.workloads.find((w) => w.workload === name);
         if (!now || !then) continue;
         const scale = now.service.perSecond / then.service.perSecond;
-        out.push(`| ${TITLES[name]} | ${int(then.service.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${verdict(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${int(then.raw.perSecond)} | ${int(now.raw.perSecond)} |`);
+        out.push(
+          `| ${TITLES[name]} | ${int(then.service.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${verdict(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${int(then.raw.perSecond)} | ${int(now.raw.perSecond)} |`,
+        );
       }
       out.push('');
     } else {
@@ -127,7 +152,10 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
 
   const problems: string[] = [];
   for (const w of r.workloads) {
-    for (const [name, s] of [['service', w.service], ['raw', w.raw]] as const) {
+    for (const [name, s] of [
+      ['service', w.service],
+      ['raw', w.raw],
+    ] as const) {
       if (s.firstWrong) problems.push(`- ${w.workload} ${name}: ${s.wrong} wrong answers; first: \`${s.firstWrong.replace(/`/g, "'")}\``);
       if (s.errors) problems.push(`- ${w.workload} ${name}: ${s.errors} connection errors/timeouts`);
     }
@@ -135,9 +163,16 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   if (r.w5?.service.firstWrong) problems.push(`- W5 service: \`${r.w5.service.firstWrong.replace(/`/g, "'")}\``);
   if (r.w5?.raw.firstWrong) problems.push(`- W5 raw: \`${r.w5.raw.firstWrong.replace(/`/g, "'")}\``);
   for (const l of r.serviceLog) {
-    if (l.lines > 0) problems.push(`- service log (${l.phase}) has ${l.lines} lines at LOG_LEVEL=warn; last ones:\n\n\`\`\`\n${l.tail.trim().split('\n').slice(-10).join('\n')}\n\`\`\``);
+    if (l.lines > 0)
+      problems.push(
+        `- service log (${l.phase}) has ${l.lines} lines at LOG_LEVEL=warn; last ones:\n\n\`\`\`\n${l.tail.trim().split('\n').slice(-10).join('\n')}\n\`\`\``,
+      );
   }
-  out.push(problems.length ? ['Problems seen:', '', ...problems].join('\n') : 'No wrong answers, no connection errors, nothing in the service log.');
+  out.push(
+    problems.length
+      ? ['Problems seen:', '', ...problems].join('\n')
+      : 'No wrong answers, no connection errors, nothing in the service log.',
+  );
   out.push('');
   return out.join('\n');
 }

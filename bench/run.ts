@@ -52,7 +52,7 @@ const SETTINGS = {
   batch: 1000,
   w5Reps: Number(args['w5-reps']),
 };
-const WORKLOADS = args.workloads!.split(',').map((w) => w.trim().toUpperCase()) as Workload[];
+const WORKLOADS = args.workloads.split(',').map((w) => w.trim().toUpperCase()) as Workload[];
 const RESULTS = join(ROOT, 'bench', 'results');
 const DB_KIND = process.env.BENCH_DATABASE_URL ? 'postgres' : 'sqlite';
 
@@ -111,7 +111,16 @@ async function undoAll(): Promise<void> {
 process.on('SIGINT', () => void undoAll().then(() => process.exit(130)));
 
 async function measure(load: LoadGenerator, server: Server, workload: Workload, seconds: number): Promise<Measurement> {
-  const reply = await load.call({ type: 'measure', url: server.url, token: TOKEN, workload, seconds, connections: SETTINGS.connections, batch: SETTINGS.batch, serverPid: server.child.pid! });
+  const reply = await load.call({
+    type: 'measure',
+    url: server.url,
+    token: TOKEN,
+    workload,
+    seconds,
+    connections: SETTINGS.connections,
+    batch: SETTINGS.batch,
+    serverPid: server.child.pid!,
+  });
   if (reply.type !== 'measured') throw new Error(`unexpected reply ${reply.type}`);
   if (server.child.exitCode !== null || server.child.signalCode !== null) {
     throw new Error(`${server.name} died during ${workload} (${server.child.exitCode ?? server.child.signalCode}):\n${server.output()}`);
@@ -121,19 +130,47 @@ async function measure(load: LoadGenerator, server: Server, workload: Workload, 
 
 async function preload(load: LoadGenerator, server: Server, records: number, results: BenchResults, phase: string): Promise<void> {
   log(`preloading ${records.toLocaleString('en')} records into ${server.name}`);
-  const reply = await load.call({ type: 'preload', url: server.url, token: TOKEN, from: 0, to: records, batch: SETTINGS.batch, inFlight: 2 });
+  const reply = await load.call({
+    type: 'preload',
+    url: server.url,
+    token: TOKEN,
+    from: 0,
+    to: records,
+    batch: SETTINGS.batch,
+    inFlight: 2,
+  });
   if (reply.type !== 'preloaded') throw new Error(`unexpected reply ${reply.type}`);
-  results.preloads.push({ phase, target: server.name, records, seconds: reply.seconds, perSecond: records / reply.seconds, peakRssMb: server.peakRssMb() });
+  results.preloads.push({
+    phase,
+    target: server.name,
+    records,
+    seconds: reply.seconds,
+    perSecond: records / reply.seconds,
+    peakRssMb: server.peakRssMb(),
+  });
   log(`  ${server.name}: ${(records / reply.seconds).toFixed(0)} records/s, peak RSS ${server.peakRssMb().toFixed(0)} MB`);
 }
 
 /** Before W4: preloaded-style records [from, to) into both, so that W4 writes into a family of at least `to` records. */
-async function topUp(load: LoadGenerator, pair: { service: Server; raw: Server }, from: number, to: number, results: BenchResults): Promise<void> {
+async function topUp(
+  load: LoadGenerator,
+  pair: { service: Server; raw: Server },
+  from: number,
+  to: number,
+  results: BenchResults,
+): Promise<void> {
   for (const server of [pair.service, pair.raw]) {
     log(`W4: topping ${server.name} up with records ${from.toLocaleString('en')}..${(to - 1).toLocaleString('en')}`);
     const reply = await load.call({ type: 'preload', url: server.url, token: TOKEN, from, to, batch: SETTINGS.batch, inFlight: 2 });
     if (reply.type !== 'preloaded') throw new Error(`unexpected reply ${reply.type}`);
-    results.preloads.push({ phase: 'before W4', target: server.name, records: to - from, seconds: reply.seconds, perSecond: (to - from) / reply.seconds, peakRssMb: server.peakRssMb() });
+    results.preloads.push({
+      phase: 'before W4',
+      target: server.name,
+      records: to - from,
+      seconds: reply.seconds,
+      perSecond: (to - from) / reply.seconds,
+      peakRssMb: server.peakRssMb(),
+    });
   }
   results.w4Family = to;
 }
@@ -153,7 +190,9 @@ async function runWorkload(load: LoadGenerator, service: Server, raw: Server, wo
     for (const target of targets) {
       const m = await measure(load, target, workload, SETTINGS.duration);
       measured.get(target)!.push(m);
-      log(`${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.serverCpu)} / wrk ${pct(m.generatorCpu)}`);
+      log(
+        `${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.serverCpu)} / wrk ${pct(m.generatorCpu)}`,
+      );
     }
   }
   const scale = workload === 'W4' ? SETTINGS.batch : 1;
@@ -176,16 +215,29 @@ async function runW5(load: LoadGenerator, service: Server, raw: Server, records:
       if (reply.type !== 'measured') throw new Error(`unexpected reply ${reply.type}`);
       const m = reply.measurement;
       measured.get(target)!.push(m);
-      log(`W5 rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} records/s (${m.seconds.toFixed(1)} s, first byte ${m.p50.toFixed(0)} ms), peak RSS ${target.peakRssMb().toFixed(0)} MB${m.firstWrong ? `, WRONG: ${m.firstWrong}` : ''}`);
+      log(
+        `W5 rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} records/s (${m.seconds.toFixed(1)} s, first byte ${m.p50.toFixed(0)} ms), peak RSS ${target.peakRssMb().toFixed(0)} MB${m.firstWrong ? `, WRONG: ${m.firstWrong}` : ''}`,
+      );
     }
   }
   const serviceSeries = series(measured.get(service)!, service.peakRssMb());
   const rawSeries = series(measured.get(raw)!, raw.peakRssMb());
-  results.w5 = { records, service: serviceSeries, raw: rawSeries, ratio: serviceSeries.perSecond / rawSeries.perSecond, servicePeakWithPreloadMb: Math.max(peakWithPreload, service.peakRssMb()) };
+  results.w5 = {
+    records,
+    service: serviceSeries,
+    raw: rawSeries,
+    ratio: serviceSeries.perSecond / rawSeries.perSecond,
+    servicePeakWithPreloadMb: Math.max(peakWithPreload, service.peakRssMb()),
+  };
 }
 
 /** One fresh database, one service, one raw server, both preloaded with `records`; `done` stops them and drops the database. */
-async function startPair(load: LoadGenerator, tag: string, records: number, results: BenchResults): Promise<{ service: Server; raw: Server; done: () => Promise<void> }> {
+async function startPair(
+  load: LoadGenerator,
+  tag: string,
+  records: number,
+  results: BenchResults,
+): Promise<{ service: Server; raw: Server; done: () => Promise<void> }> {
   const database: BenchDatabase = await freshDatabase(tag);
   const drop = track(() => database.drop());
   results.database = database.label;
@@ -261,23 +313,31 @@ async function main(): Promise<void> {
   results.seconds = (Date.now() - started) / 1000;
   const suffix = DB_KIND === 'postgres' ? '-postgres' : '';
   const baselineFile = join(RESULTS, `latest-10k${suffix}.json`);
-  const baseline = RECORDS !== 10_000 && existsSync(baselineFile) ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as BenchResults) : undefined;
+  const baseline =
+    RECORDS !== 10_000 && existsSync(baselineFile) ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as BenchResults) : undefined;
   const markdown = toMarkdown(results, baseline);
   process.stdout.write(`\n${markdown}\n`);
   if (args['cpu-prof']) {
-    log(`service profiled: figures not kept; profiles in bench/tmp/prof/ (summary: npx ts-node --transpile-only bench/profile-summary.ts FILE)`);
+    log(
+      `service profiled: figures not kept; profiles in bench/tmp/prof/ (summary: npx ts-node --transpile-only bench/profile-summary.ts FILE)`,
+    );
     return;
   }
   writeFileSync(join(RESULTS, 'latest.md'), markdown);
   // Kept per configuration too, so that the scaling run does not overwrite the 10k table.
-  const size = RECORDS >= 1_000_000 && RECORDS % 1_000_000 === 0 ? `${RECORDS / 1_000_000}m` : RECORDS % 1000 === 0 ? `${RECORDS / 1000}k` : String(RECORDS);
+  const size =
+    RECORDS >= 1_000_000 && RECORDS % 1_000_000 === 0
+      ? `${RECORDS / 1_000_000}m`
+      : RECORDS % 1000 === 0
+        ? `${RECORDS / 1000}k`
+        : String(RECORDS);
   writeFileSync(join(RESULTS, `${DB_KIND}-${size}.md`), markdown);
   if (RECORDS === 10_000) writeFileSync(baselineFile, JSON.stringify(results, null, 2) + '\n');
   log(`done in ${results.seconds.toFixed(0)} s; written to bench/results/latest.md`);
 }
 
 main().catch(async (error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   await undoAll();
   process.exit(1);
 });

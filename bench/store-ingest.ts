@@ -39,8 +39,10 @@ async function main(): Promise<void> {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const used = process.cpuUsage(cpu);
       const cpuSeconds = (used.user + used.system) / 1e6;
-      figures.push(`${((from + 1000 - slice) / 1000).toFixed(0)}k–${((from + 1000) / 1000).toFixed(0)}k: ${Math.round(slice / seconds).toLocaleString('en')} records/s, ` +
-        `${Math.round(slice / cpuSeconds).toLocaleString('en')} records per CPU second`);
+      figures.push(
+        `${((from + 1000 - slice) / 1000).toFixed(0)}k–${((from + 1000) / 1000).toFixed(0)}k: ${Math.round(slice / seconds).toLocaleString('en')} records/s, ` +
+          `${Math.round(slice / cpuSeconds).toLocaleString('en')} records per CPU second`,
+      );
       started = process.hrtime.bigint();
       cpu = process.cpuUsage();
     }

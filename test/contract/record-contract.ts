@@ -21,15 +21,25 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
     const http = () => request(t.url);
     const auth = () => fixture.authorization();
     const create = (body: unknown, id?: string) =>
-      http().post(id === undefined ? base : `${base}/${encodeURIComponent(id)}`).set('Authorization', auth()).send(body as object);
+      http()
+        .post(id === undefined ? base : `${base}/${encodeURIComponent(id)}`)
+        .set('Authorization', auth())
+        .send(body as object);
     const update = (body: unknown, id?: string) =>
-      http().put(id === undefined ? base : `${base}/${encodeURIComponent(id)}`).set('Authorization', auth()).send(body as object);
+      http()
+        .put(id === undefined ? base : `${base}/${encodeURIComponent(id)}`)
+        .set('Authorization', auth())
+        .send(body as object);
     const read = (id?: string, query?: unknown) => {
-      const call = http().get(id === undefined ? base : `${base}/${encodeURIComponent(id)}`).set('Authorization', auth());
+      const call = http()
+        .get(id === undefined ? base : `${base}/${encodeURIComponent(id)}`)
+        .set('Authorization', auth());
       return query === undefined ? call : call.send(query as object);
     };
     const remove = (id?: string, query?: unknown) => {
-      const call = http().delete(id === undefined ? base : `${base}/${encodeURIComponent(id)}`).set('Authorization', auth());
+      const call = http()
+        .delete(id === undefined ? base : `${base}/${encodeURIComponent(id)}`)
+        .set('Authorization', auth());
       return query === undefined ? call : call.send(query as object);
     };
     const made = async (label: string) => {
@@ -42,7 +52,10 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
     beforeAll(async () => {
       t = await createTestApp(kind, appOptions);
       for (const prerequisite of fixture.prerequisites?.() ?? []) {
-        const response = await http().post(`/${prerequisite.path}`).set('Authorization', prerequisite.authorization()).send(prerequisite.body);
+        const response = await http()
+          .post(`/${prerequisite.path}`)
+          .set('Authorization', prerequisite.authorization())
+          .send(prerequisite.body);
         if (response.status !== 201) throw new Error(`prerequisite ${prerequisite.path} answered ${response.status}: ${response.text}`);
       }
     });
@@ -67,7 +80,12 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
 
       it('keeps every field, at any depth, exactly as sent', async () => {
         const id = freshId('exact');
-        const record = { id, ...fixture.valid(), extra: { deep: { list: [1, 'two', { three: null }], flag: false, n: 1.5e-7 } }, 'spaced key': 'é✓' };
+        const record = {
+          id,
+          ...fixture.valid(),
+          extra: { deep: { list: [1, 'two', { three: null }], flag: false, n: 1.5e-7 } },
+          'spaced key': 'é✓',
+        };
         expect((await create(record)).status).toBe(201);
         const response = await read(id);
         expect(response.status).toBe(200);
@@ -92,7 +110,12 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
       it('answers each batch item in order, writes the valid ones, and answers 207 when mixed', async () => {
         const existing = await made('batch-existing');
         const fresh = freshId('batch-new');
-        const response = await create([{ id: fresh, ...fixture.valid() }, { id: existing, ...fixture.valid() }, { id: fresh, ...fixture.valid() }, fixture.invalid]);
+        const response = await create([
+          { id: fresh, ...fixture.valid() },
+          { id: existing, ...fixture.valid() },
+          { id: fresh, ...fixture.valid() },
+          fixture.invalid,
+        ]);
         expect(response.status).toBe(207);
         expect(response.body.map((envelope: { code: number }) => envelope.code)).toEqual([201, 406, 406, 406]);
         expect(response.body[1].message).toBe('Id already found');
@@ -183,7 +206,10 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
         const byBody = await read(undefined, query);
         expect(byBody.status).toBe(200);
         expect(byBody.body).toEqual([{ id, marker: { tag: id } }]);
-        const byParam = await http().get(base).query({ q: JSON.stringify(query) }).set('Authorization', auth());
+        const byParam = await http()
+          .get(base)
+          .query({ q: JSON.stringify(query) })
+          .set('Authorization', auth());
         expect(byParam.body).toEqual(byBody.body);
       });
 
@@ -222,7 +248,9 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
         const id = await made('update');
         const changed = await update({ id, ...fixture.change });
         expect(changed.status).toBe(200);
-        expect(changed.body).toEqual([{ status: 'OK', code: 200, error: false, message: `${fixture.resourceName} with id=${id} correctly updated` }]);
+        expect(changed.body).toEqual([
+          { status: 'OK', code: 200, error: false, message: `${fixture.resourceName} with id=${id} correctly updated` },
+        ]);
         const again = await update({ id, ...fixture.change });
         expect(again.status).toBe(304);
         expect(again.text).toBe('');
@@ -233,11 +261,22 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
       it('names the 304 envelope inside a batch', async () => {
         const id = await made('update-batch');
         const other = await made('update-batch');
-        const response = await update([{ id, ...fixture.change }, { id: other, extra: { n: 1 } }]);
+        const response = await update([
+          { id, ...fixture.change },
+          { id: other, extra: { n: 1 } },
+        ]);
         expect(response.status).toBe(200);
-        const again = await update([{ id, ...fixture.change }, { id: other, extra: { n: 2 } }]);
+        const again = await update([
+          { id, ...fixture.change },
+          { id: other, extra: { n: 2 } },
+        ]);
         expect(again.status).toBe(200);
-        expect(again.body[0]).toEqual({ status: 'Not Modified', code: 304, error: false, message: `Update for ${lower} with id=${id} not necessary` });
+        expect(again.body[0]).toEqual({
+          status: 'Not Modified',
+          code: 304,
+          error: false,
+          message: `Update for ${lower} with id=${id} not necessary`,
+        });
         expect(again.body[1].code).toBe(200);
       });
 
@@ -253,7 +292,10 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
         expect(missing.status).toBe(406);
         expect(missing.body[0].message).toBe('Id not found');
         const id = await made('mixed');
-        const mixed = await update([{ id, extra: { v: 1 } }, { id: 'no-such-id', extra: 1 }]);
+        const mixed = await update([
+          { id, extra: { v: 1 } },
+          { id: 'no-such-id', extra: 1 },
+        ]);
         expect(mixed.status).toBe(207);
         expect(mixed.body.map((envelope: { code: number }) => envelope.code)).toEqual([200, 406]);
       });
@@ -287,7 +329,9 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
         expect(response.status).toBe(205);
         expect(response.headers['content-type']).toMatch(/^application\/json/);
         expect(response.text).toBe(
-          JSON.stringify([{ status: 'Reset Content', code: 200, error: false, message: `${fixture.resourceName} with id=${id} correctly deleted` }]),
+          JSON.stringify([
+            { status: 'Reset Content', code: 200, error: false, message: `${fixture.resourceName} with id=${id} correctly deleted` },
+          ]),
         );
         expect((await remove(id)).status).toBe(404);
         expect((await read(id)).status).toBe(404);

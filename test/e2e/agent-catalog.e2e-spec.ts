@@ -11,7 +11,16 @@ describeRecordContract({
   valid: () => ({
     description: 'Packet filter',
     actions: [{ id: 'start', status: 'started', config: { cmd: 'fw start {port}', args: ['-v'], daemon: true } }],
-    parameters: [{ id: 'period', type: 'time-duration', config: { schema: 'yaml', source: '/etc/fw.yaml', path: ['a', 'b'] }, example: '30s', list: false, values: [1, 'x'] }],
+    parameters: [
+      {
+        id: 'period',
+        type: 'time-duration',
+        config: { schema: 'yaml', source: '/etc/fw.yaml', path: ['a', 'b'] },
+        example: '30s',
+        list: false,
+        values: [1, 'x'],
+      },
+    ],
     resources: [{ id: 'rules', config: { path: '/etc/fw/rules' }, example: 'rules.txt' }],
     deployment_source: ['https://example.invalid/fw.tar.gz'],
   }),
@@ -42,15 +51,31 @@ describe.each(databaseKinds())('Agent catalog specifics on %s', (kind) => {
     expect(response.body.map((entry: { id: string }) => entry.id)).toEqual(['firewall', 'nprobe']);
     const [firewall, nprobe] = response.body;
     expect(firewall.actions.map((action: { id: string }) => action.id)).toEqual([
-      'start', 'stop', 'attach', 'insert', 'append', 'prepend', 'delete', 'default', 'list', 'stats',
+      'start',
+      'stop',
+      'attach',
+      'insert',
+      'append',
+      'prepend',
+      'delete',
+      'default',
+      'list',
+      'stats',
     ]);
     expect(firewall.actions[0].config.cmd).toMatch(/^polycubectl /);
-    expect(nprobe.parameters.map((parameter: { id: string }) => parameter.id)).toEqual(['network-interface', 'capture-direction', 'flow-template']);
+    expect(nprobe.parameters.map((parameter: { id: string }) => parameter.id)).toEqual([
+      'network-interface',
+      'capture-direction',
+      'flow-template',
+    ]);
     expect(nprobe.actions.map((action: { id: string }) => action.id)).toEqual(['start', 'stop', 'restart']);
   });
 
   it('selects only the parameters (the spec example), plus the id', async () => {
-    const response = await http().get('/catalog/agent/nprobe').set('Authorization', bearer()).send({ select: ['parameters'] });
+    const response = await http()
+      .get('/catalog/agent/nprobe')
+      .set('Authorization', bearer())
+      .send({ select: ['parameters'] });
     expect(Object.keys(response.body[0])).toEqual(['id', 'parameters']);
   });
 
@@ -59,14 +84,21 @@ describe.each(databaseKinds())('Agent catalog specifics on %s', (kind) => {
     const response = await http()
       .put('/catalog/agent/nprobe')
       .set('Authorization', bearer())
-      .send({ id: 'nprobe', parameters: [{ id: 'capture-direction', type: 'string' }], actions: [{ id: 'reload', config: { cmd: 'nprobe --reload' } }] });
+      .send({
+        id: 'nprobe',
+        parameters: [{ id: 'capture-direction', type: 'string' }],
+        actions: [{ id: 'reload', config: { cmd: 'nprobe --reload' } }],
+      });
     expect(response.status).toBe(200);
     const after = (await http().get('/catalog/agent/nprobe').set('Authorization', bearer())).body[0];
     const direction = after.parameters.find((parameter: { id: string }) => parameter.id === 'capture-direction');
     const directionBefore = before.parameters.find((parameter: { id: string }) => parameter.id === 'capture-direction');
     expect(direction).toEqual({ ...directionBefore, type: 'string' });
     expect(after.parameters).toHaveLength(before.parameters.length);
-    expect(after.actions.map((action: { id: string }) => action.id)).toEqual([...before.actions.map((action: { id: string }) => action.id), 'reload']);
+    expect(after.actions.map((action: { id: string }) => action.id)).toEqual([
+      ...before.actions.map((action: { id: string }) => action.id),
+      'reload',
+    ]);
   });
 
   it('removes a list item with $patch: delete', async () => {
@@ -84,7 +116,13 @@ describe.each(databaseKinds())('Agent catalog specifics on %s', (kind) => {
     const response = await http()
       .post('/catalog/agent')
       .set('Authorization', bearer())
-      .send({ id: 'twins', actions: [{ id: 'a', config: { cmd: 'x' } }, { id: 'a', config: { cmd: 'y' } }] });
+      .send({
+        id: 'twins',
+        actions: [
+          { id: 'a', config: { cmd: 'x' } },
+          { id: 'a', config: { cmd: 'y' } },
+        ],
+      });
     expect(response.status).toBe(406);
     expect(response.body[0].message).toEqual({ 'actions.1.id': 'duplicate id' });
   });

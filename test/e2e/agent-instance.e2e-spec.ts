@@ -28,10 +28,16 @@ describeRecordContract({
         resources: [{ id: 'flows', content: ['line 1', 'line 2'] }],
       },
     ],
-    actions: [{ id: 'start', timestamp: '2020/06/04T09:22:09', return_code: 0 }, { id: 'start', timestamp: '2020/06/04T09:25:00' }],
+    actions: [
+      { id: 'start', timestamp: '2020/06/04T09:22:09', return_code: 0 },
+      { id: 'start', timestamp: '2020/06/04T09:25:00' },
+    ],
     parameters: [{ id: 'network-interface', timestamp: '2020/06/04T09:22:09', value: { new: 'eth0', old: 'eth1' } }],
   }),
-  invalid: { status: 'running', operations: { actions: [{ output_format: 'xml' }], parameters: [{ id: 'p' }], resources: [{ id: 'r', content: 5 }] } },
+  invalid: {
+    status: 'running',
+    operations: { actions: [{ output_format: 'xml' }], parameters: [{ id: 'p' }], resources: [{ id: 'r', content: 5 }] },
+  },
   invalidProblems: {
     agent_catalog_id: 'required',
     exec_env_id: 'required',
@@ -48,7 +54,13 @@ describeRecordContract({
 describe.each(databaseKinds())('Agent instance specifics on %s', (kind) => {
   let t: TestApp;
   const api = jwtRequests(() => t.url);
-  const instance = (id: string, extra: Record<string, unknown> = {}) => ({ id, agent_catalog_id: 'firewall', exec_env_id: 'apache-server', status: 'started', ...extra });
+  const instance = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    agent_catalog_id: 'firewall',
+    exec_env_id: 'apache-server',
+    status: 'started',
+    ...extra,
+  });
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -58,7 +70,10 @@ describe.each(databaseKinds())('Agent instance specifics on %s', (kind) => {
 
   describe('references', () => {
     it('refuses a missing catalog entry and a missing execution environment, naming each', async () => {
-      const response = await api.create('instance/agent', instance('fuzzer@nowhere', { agent_catalog_id: 'fuzzer', exec_env_id: 'nowhere' }));
+      const response = await api.create(
+        'instance/agent',
+        instance('fuzzer@nowhere', { agent_catalog_id: 'fuzzer', exec_env_id: 'nowhere' }),
+      );
       expect(response.status).toBe(406);
       expect(response.body[0].message).toEqual({
         agent_catalog_id: 'Agent catalog with id=fuzzer not found',
@@ -151,7 +166,12 @@ describe.each(databaseKinds())('Agent instance specifics on %s', (kind) => {
     });
 
     it('replaces an operations object with another object whole, not merging its actions by id', async () => {
-      await api.seed([['instance/agent', instance('ops-object', { operations: { actions: [{ id: 'start', userID: 'u-1' }], parameters: [{ id: 'p', value: 1 }] } })]]);
+      await api.seed([
+        [
+          'instance/agent',
+          instance('ops-object', { operations: { actions: [{ id: 'start', userID: 'u-1' }], parameters: [{ id: 'p', value: 1 }] } }),
+        ],
+      ]);
       const next = { actions: [{ id: 'stop', userID: 'u-1' }] };
       expect((await api.update('instance/agent', { id: 'ops-object', operations: next })).status).toBe(200);
       expect((await api.stored('instance/agent', 'ops-object')).operations).toEqual(next);
@@ -162,7 +182,14 @@ describe.each(databaseKinds())('Agent instance specifics on %s', (kind) => {
         'instance/agent',
         instance('bad-ops', {
           operations: [
-            { actions: [{ id: 7 }, { id: 'start', output_format: 'PLAIN' }], parameters: [{ id: 'a', value: 1 }, { id: 'a', value: 2 }], resources: [{ id: 'r' }] },
+            {
+              actions: [{ id: 7 }, { id: 'start', output_format: 'PLAIN' }],
+              parameters: [
+                { id: 'a', value: 1 },
+                { id: 'a', value: 2 },
+              ],
+              resources: [{ id: 'r' }],
+            },
             'start',
           ],
         }),
@@ -179,7 +206,16 @@ describe.each(databaseKinds())('Agent instance specifics on %s', (kind) => {
     });
 
     it('accepts a parameter value of any JSON type, and resource content as lines', async () => {
-      const operations = [{ parameters: [{ id: 'a', value: 1 }, { id: 'b', value: false }, { id: 'c', value: { x: [1] } }], resources: [{ id: 'r', content: 'x\ny' }] }];
+      const operations = [
+        {
+          parameters: [
+            { id: 'a', value: 1 },
+            { id: 'b', value: false },
+            { id: 'c', value: { x: [1] } },
+          ],
+          resources: [{ id: 'r', content: 'x\ny' }],
+        },
+      ];
       expect((await api.create('instance/agent', instance('any-values', { operations }))).status).toBe(201);
       expect((await api.stored('instance/agent', 'any-values')).operations).toEqual(operations);
     });
@@ -187,12 +223,22 @@ describe.each(databaseKinds())('Agent instance specifics on %s', (kind) => {
 
   it('merges parameters and resources by id, and refuses repeated ids there', async () => {
     await api.seed([['instance/agent', instance('state', { parameters: [{ id: 'a', value: { new: '1', old: '0' } }] })]]);
-    expect((await api.update('instance/agent', { id: 'state', parameters: [{ id: 'b', value: { new: '2', old: '1' } }] })).status).toBe(200);
+    expect((await api.update('instance/agent', { id: 'state', parameters: [{ id: 'b', value: { new: '2', old: '1' } }] })).status).toBe(
+      200,
+    );
     expect((await api.stored('instance/agent', 'state')).parameters).toEqual([
       { id: 'a', value: { new: '1', old: '0' } },
       { id: 'b', value: { new: '2', old: '1' } },
     ]);
-    const twins = await api.create('instance/agent', instance('twins', { resources: [{ id: 'r', path: '/a' }, { id: 'r', path: '/b' }] }));
+    const twins = await api.create(
+      'instance/agent',
+      instance('twins', {
+        resources: [
+          { id: 'r', path: '/a' },
+          { id: 'r', path: '/b' },
+        ],
+      }),
+    );
     expect(twins.status).toBe(406);
     expect(twins.body[0].message).toEqual({ 'resources.1.id': 'duplicate id' });
   });

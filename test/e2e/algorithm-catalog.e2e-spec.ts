@@ -29,7 +29,10 @@ describeRecordContract({
     'parameters.1.id': 'required',
   },
   change: { description: 'DDoS predictor, v2' },
-  invalidChange: { body: { parameters: [{ id: 'frequency', type: 'bogus' }] }, problems: { 'parameters.0.type': `must be one of: ${PARAMETER_TYPES}` } },
+  invalidChange: {
+    body: { parameters: [{ id: 'frequency', type: 'bogus' }] },
+    problems: { 'parameters.0.type': `must be one of: ${PARAMETER_TYPES}` },
+  },
 });
 
 describe.each(databaseKinds())('Algorithm catalog specifics on %s', (kind) => {
@@ -57,14 +60,29 @@ describe.each(databaseKinds())('Algorithm catalog specifics on %s', (kind) => {
   });
 
   it('requires parameter id and type, and refuses repeated parameter ids', async () => {
-    const response = await api.create('catalog/algorithm', { id: 'bad', parameters: [{ id: 'a', type: 'string' }, { id: 'a', type: 'string' }, {}] });
+    const response = await api.create('catalog/algorithm', {
+      id: 'bad',
+      parameters: [{ id: 'a', type: 'string' }, { id: 'a', type: 'string' }, {}],
+    });
     expect(response.status).toBe(406);
-    expect(response.body[0].message).toEqual({ 'parameters.1.id': 'duplicate id', 'parameters.2.id': 'required', 'parameters.2.type': 'required' });
+    expect(response.body[0].message).toEqual({
+      'parameters.1.id': 'duplicate id',
+      'parameters.2.id': 'required',
+      'parameters.2.type': 'required',
+    });
   });
 
   it('merges parameters by id on update', async () => {
-    await api.seed([['catalog/algorithm', { id: 'ddos-predictor', parameters: [{ id: 'frequency', type: 'time-duration', example: '10s' }] }]]);
-    const response = await api.update('catalog/algorithm', { id: 'ddos-predictor', parameters: [{ id: 'frequency', example: '30s' }, { id: 'threshold', type: 'number' }] });
+    await api.seed([
+      ['catalog/algorithm', { id: 'ddos-predictor', parameters: [{ id: 'frequency', type: 'time-duration', example: '10s' }] }],
+    ]);
+    const response = await api.update('catalog/algorithm', {
+      id: 'ddos-predictor',
+      parameters: [
+        { id: 'frequency', example: '30s' },
+        { id: 'threshold', type: 'number' },
+      ],
+    });
     expect(response.status).toBe(200);
     expect((await api.stored('catalog/algorithm', 'ddos-predictor')).parameters).toEqual([
       { id: 'frequency', type: 'time-duration', example: '30s' },

@@ -63,21 +63,48 @@ describe.each(databaseKinds())('Algorithm instance specifics on %s', (kind) => {
   });
 
   it('replaces operations whole on update', async () => {
-    await api.seed([['instance/algorithm', instance('ops', { operations: [{ parameters: [{ id: 'frequency', value: '30s' }] }, { parameters: [{ id: 'x', value: 1 }] }] })]]);
+    await api.seed([
+      [
+        'instance/algorithm',
+        instance('ops', { operations: [{ parameters: [{ id: 'frequency', value: '30s' }] }, { parameters: [{ id: 'x', value: 1 }] }] }),
+      ],
+    ]);
     const next = [{ parameters: [{ id: 'frequency', value: '1m' }] }];
     expect((await api.update('instance/algorithm', { id: 'ops', operations: next })).status).toBe(200);
     expect((await api.stored('instance/algorithm', 'ops')).operations).toEqual(next);
   });
 
   it('replaces an operations object with another object whole, not merging its parameters by id', async () => {
-    await api.seed([['instance/algorithm', instance('ops-object', { operations: { parameters: [{ id: 'frequency', value: '30s' }, { id: 'x', value: 1 }] } })]]);
+    await api.seed([
+      [
+        'instance/algorithm',
+        instance('ops-object', {
+          operations: {
+            parameters: [
+              { id: 'frequency', value: '30s' },
+              { id: 'x', value: 1 },
+            ],
+          },
+        }),
+      ],
+    ]);
     const next = { parameters: [{ id: 'frequency', value: '1m' }] };
     expect((await api.update('instance/algorithm', { id: 'ops-object', operations: next })).status).toBe(200);
     expect((await api.stored('instance/algorithm', 'ops-object')).operations).toEqual(next);
   });
 
   it('refuses repeated parameter ids inside an operation', async () => {
-    const response = await api.create('instance/algorithm', instance('twins', { operations: { parameters: [{ id: 'a', value: 1 }, { id: 'a', value: 2 }] } }));
+    const response = await api.create(
+      'instance/algorithm',
+      instance('twins', {
+        operations: {
+          parameters: [
+            { id: 'a', value: 1 },
+            { id: 'a', value: 2 },
+          ],
+        },
+      }),
+    );
     expect(response.status).toBe(406);
     expect(response.body[0].message).toEqual({ 'operations.parameters.1.id': 'duplicate id' });
   });
@@ -88,7 +115,11 @@ describe.each(databaseKinds())('Algorithm instance specifics on %s', (kind) => {
     expect(doc.methods('/instance/algorithm/{id}')).toEqual(['delete', 'get', 'post', 'put']);
     const post = doc.body('/instance/algorithm', 'post');
     expect(post.required).toEqual(['algorithm_catalog_id']);
-    expect(doc.property(post, 'algorithm_catalog_id')).toMatchObject({ type: 'string', readOnly: true, 'x-references': 'algorithm-catalog' });
+    expect(doc.property(post, 'algorithm_catalog_id')).toMatchObject({
+      type: 'string',
+      readOnly: true,
+      'x-references': 'algorithm-catalog',
+    });
     const operations = doc.resolve(post.properties.operations);
     expect(operations.oneOf).toHaveLength(2);
     expect([...doc.items(doc.items(operations).properties.parameters).required].sort()).toEqual(['id', 'value']);

@@ -32,7 +32,10 @@ function expectUnauthorized(response: Response, scheme: Scheme, body = true): vo
 /** Proof that a credential got through: a demo record is read back. */
 async function expectAcceptedOnAgentCatalog(url: string, authorization: string): Promise<void> {
   const response = await request(url).get('/catalog/agent/firewall').set('Authorization', authorization);
-  expect({ status: response.status, ids: Array.isArray(response.body) ? response.body.map((r: { id: string }) => r.id) : response.body }).toEqual({
+  expect({
+    status: response.status,
+    ids: Array.isArray(response.body) ? response.body.map((r: { id: string }) => r.id) : response.body,
+  }).toEqual({
     status: 200,
     ids: ['firewall'],
   });
@@ -96,7 +99,14 @@ function runCli(script: 'token' | 'user', args: string[], env: Record<string, st
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', join(ROOT, `apps/inventory/src/cli/${script}.cli.ts`), ...args],
+      [
+        '-r',
+        'ts-node/register/transpile-only',
+        '-r',
+        'tsconfig-paths/register',
+        join(ROOT, `apps/inventory/src/cli/${script}.cli.ts`),
+        ...args,
+      ],
       { cwd: ROOT, env: { PATH: process.env.PATH ?? '', TS_NODE_TRANSPILE_ONLY: 'true', ...env }, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     let stdout = '';
@@ -143,10 +153,13 @@ describe.each(databaseKinds())('authentication (%s)', (kind) => {
       ['with a non-numeric exp', () => handMadeHmacToken('HS256', claims({ exp: String(now() + 300) }), TEST_JWT_SECRET)],
       ['issued 120 s in the future', () => tokenWith(claims({ iat: now() + 120 }))],
       ['signed with a wrong secret', () => tokenWith(claims(), {}, 'a-wrong-secret-that-is-also-long-enough-for-hs256')],
-      ['with a tampered payload', () => {
-        const [header, , signature] = tokenWith(claims()).split('.');
-        return `${header}.${base64url(claims({ sub: 'mallory', exp: now() + 99_999 }))}.${signature}`;
-      }],
+      [
+        'with a tampered payload',
+        () => {
+          const [header, , signature] = tokenWith(claims()).split('.');
+          return `${header}.${base64url(claims({ sub: 'mallory', exp: now() + 99_999 }))}.${signature}`;
+        },
+      ],
       ['garbage', () => 'this-is.not-a.jwt'],
       ['empty', () => ''],
     ];
@@ -262,7 +275,8 @@ describe.each(databaseKinds())('authentication (%s)', (kind) => {
       type Operation = { parameters?: Array<{ in: string; name: string; required?: boolean }> };
       for (const [path, operations] of Object.entries(document.body.paths as Record<string, Record<string, Operation>>)) {
         // Public by design (README "Probes", "Metrics"); metrics.e2e-spec.ts checks /metrics says so.
-        if (path === '/health' || path.startsWith('/health/') || path === '/metrics' || path === '/api/doc' || path.startsWith('/api/doc/')) continue;
+        if (path === '/health' || path.startsWith('/health/') || path === '/metrics' || path === '/api/doc' || path.startsWith('/api/doc/'))
+          continue;
         for (const [method, operation] of Object.entries(operations)) {
           const concrete = new Set([path.replace(/\{[^}]+\}/g, 'sample-id')]);
           // An optional path parameter ({/:id}): the route without it exists too.
@@ -328,7 +342,12 @@ describe.each(databaseKinds())('authentication (%s)', (kind) => {
       ['without aud', { iss: issuer }],
       ['with a wrong aud', { iss: issuer, aud: 'another-service' }],
     ])('a token %s is refused', async (_name, extra) => {
-      expectUnauthorized(await request(checked.url).get('/event').set('Authorization', `Bearer ${tokenWith(claims(extra))}`), 'Bearer');
+      expectUnauthorized(
+        await request(checked.url)
+          .get('/event')
+          .set('Authorization', `Bearer ${tokenWith(claims(extra))}`),
+        'Bearer',
+      );
     });
 
     it('a token with the right iss and aud is accepted', async () => {
@@ -463,10 +482,7 @@ describe.each(databaseKinds())('authentication (%s)', (kind) => {
         runCli('token', ['--subject', 'cli-tester', '--ttl', '2m'], env),
         runCli('token', ['--ttl', 'forever'], env),
         runCli('user', ['add', 'bob'], env, 'bob-password\nsecond line is ignored\n'),
-        (async () => [
-          await runCli('user', ['add', 'carol'], env, 'carol-password\n'),
-          await runCli('user', ['remove', 'carol'], env),
-        ])(),
+        (async () => [await runCli('user', ['add', 'carol'], env, 'carol-password\n'), await runCli('user', ['remove', 'carol'], env)])(),
       ]);
     });
 
@@ -489,7 +505,10 @@ describe.each(databaseKinds())('authentication (%s)', (kind) => {
       expect(addBob.stdout).toBe('');
       const read = await request(t.url).get('/type/network-link').set('Authorization', basic('bob', 'bob-password'));
       expect(read.status).toBe(200);
-      expectUnauthorized(await request(t.url).get('/type/network-link').set('Authorization', basic('bob', 'second line is ignored')), 'Basic');
+      expectUnauthorized(
+        await request(t.url).get('/type/network-link').set('Authorization', basic('bob', 'second line is ignored')),
+        'Basic',
+      );
     });
 
     it('`npm run user -- remove carol` removes the user', async () => {

@@ -43,7 +43,25 @@ function text(node: Json): string {
 }
 
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit));
-const awkward = fc.constantFrom('\u0000', '\ufffd', '😀', '"', '\\', '[', '{', ']', '\u2028', 'é', 'e\u0301', '\u007f', '\u0085', '.', '/', '$', '_');
+const awkward = fc.constantFrom(
+  '\u0000',
+  '\ufffd',
+  '😀',
+  '"',
+  '\\',
+  '[',
+  '{',
+  ']',
+  '\u2028',
+  'é',
+  'e\u0301',
+  '\u007f',
+  '\u0085',
+  '.',
+  '/',
+  '$',
+  '_',
+);
 const unit = fc.oneof(
   { weight: 6, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) },
   { weight: 3, arbitrary: awkward },
@@ -53,7 +71,10 @@ const unit = fc.oneof(
 // Each body holds many strings: a lone surrogate in one of them in forty keeps most bodies valid.
 const someText = fc.oneof(
   { weight: 40, arbitrary: fc.string({ unit, maxLength: 8 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.string({ unit, maxLength: 3 }), loneSurrogate, fc.string({ unit, maxLength: 3 })).map((parts) => parts.join('')) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.string({ unit, maxLength: 3 }), loneSurrogate, fc.string({ unit, maxLength: 3 })).map((parts) => parts.join('')),
+  },
 );
 // Keys are refused for NUL, lone surrogates and prototype names: rarer than in values, since any one refuses the body.
 const key = fc.oneof(
@@ -63,8 +84,19 @@ const key = fc.oneof(
 );
 
 const EDGE_NUMBERS = [
-  '0', '-0', '0.0', '1E+2', '-1e-7', '1e308', '-1.7976931348623157e308', '5e-324', '1e-400', '9007199254740993',
-  '123456789012345678901234567890', '-9007199254740991', '0.1e1',
+  '0',
+  '-0',
+  '0.0',
+  '1E+2',
+  '-1e-7',
+  '1e308',
+  '-1.7976931348623157e308',
+  '5e-324',
+  '1e-400',
+  '9007199254740993',
+  '123456789012345678901234567890',
+  '-9007199254740991',
+  '0.1e1',
 ];
 /** Numbers JSON can write and a double cannot hold: the contract refuses them (400). */
 const OUT_OF_RANGE = ['1e400', '-1e400', '2e308'];
@@ -90,15 +122,41 @@ const { value: shallowValue } = fc.letrec<{ value: Json }>((tie) => ({
 const wrapping = fc.oneof({ weight: 15, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 24, max: 40 }) });
 const value = fc.tuple(shallowValue, wrapping, fc.boolean()).map(([inner, wrap, objects]) => {
   let node = inner;
-  for (let level = 0; level < wrap; level++) node = objects && level % 2 ? { kind: 'object', entries: [['w', node]] } : { kind: 'array', items: [node] };
+  for (let level = 0; level < wrap; level++)
+    node = objects && level % 2 ? { kind: 'object', entries: [['w', node]] } : { kind: 'array', items: [node] };
   return node;
 });
 
-const INVALID_IDS: unknown[] = ['', '.', '..', '_reserved', 'a/b', 'nul\u0000', 'c1\u0085', 'x'.repeat(257), '😀'.repeat(257), 42, true, {}, null];
+const INVALID_IDS: unknown[] = [
+  '',
+  '.',
+  '..',
+  '_reserved',
+  'a/b',
+  'nul\u0000',
+  'c1\u0085',
+  'x'.repeat(257),
+  '😀'.repeat(257),
+  42,
+  true,
+  {},
+  null,
+];
 let serial = 0;
 /** Valid ids are unique across the run; awkward characters make them interesting. */
 const id = fc.oneof(
-  { weight: 5, arbitrary: fc.string({ unit: fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }), fc.constantFrom('😀', 'é', '\ufffd', ' ', '.', '%', '?', '#')), maxLength: 6 }).map((suffix) => ({ fresh: suffix })) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .string({
+        unit: fc.oneof(
+          fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+          fc.constantFrom('😀', 'é', '\ufffd', ' ', '.', '%', '?', '#'),
+        ),
+        maxLength: 6,
+      })
+      .map((suffix) => ({ fresh: suffix })),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...INVALID_IDS).map((fixed) => ({ fixed })) },
   { weight: 1, arbitrary: loneSurrogate.map((unit) => ({ fixed: `X${unit}` })) },
 );
@@ -148,7 +206,8 @@ function bodyRefused(parsed: unknown): boolean {
   if (typeof parsed !== 'object' || parsed === null) return false;
   if (Array.isArray(parsed)) return parsed.some((item) => bodyRefused(item));
   return Object.entries(parsed).some(
-    ([name, child]) => ['__proto__', 'constructor', 'prototype'].includes(name) || name.includes('\u0000') || LONE.test(name) || bodyRefused(child),
+    ([name, child]) =>
+      ['__proto__', 'constructor', 'prototype'].includes(name) || name.includes('\u0000') || LONE.test(name) || bodyRefused(child),
   );
 }
 
@@ -194,12 +253,23 @@ describe.each(databaseKinds())('random bodies (%s)', (kind) => {
       const authorization = bearer({}, { expiresIn: 24 * 3600 });
       await fc.assert(
         fc.asyncProperty(body, async (generated) => {
-          const sent = generated.kind === 'raw' ? text(generated.node) : generated.kind === 'one' ? recordText(generated.records[0]) : `[${generated.records.map(recordText).join(',')}]`;
+          const sent =
+            generated.kind === 'raw'
+              ? text(generated.node)
+              : generated.kind === 'one'
+                ? recordText(generated.records[0])
+                : `[${generated.records.map(recordText).join(',')}]`;
           const textDepth =
-            generated.kind === 'raw' ? depth(generated.node) : (generated.kind === 'batch' ? 1 : 0) + Math.max(...generated.records.map(recordDepth));
+            generated.kind === 'raw'
+              ? depth(generated.node)
+              : (generated.kind === 'batch' ? 1 : 0) + Math.max(...generated.records.map(recordDepth));
           const parsed = JSON.parse(sent);
           const expected = expectedStatus(parsed, textDepth);
-          const response = await request(t.url).post('/event').set('Authorization', authorization).set('Content-Type', 'application/json').send(sent);
+          const response = await request(t.url)
+            .post('/event')
+            .set('Authorization', authorization)
+            .set('Content-Type', 'application/json')
+            .send(sent);
           if (response.status >= 500) throw new Error(`5xx for ${sent}: ${response.text}`);
           expect({ sent, status: response.status }).toEqual({ sent, status: expected.status });
           if (expected.status === 204 || expected.status === 400) return;
@@ -211,7 +281,9 @@ describe.each(databaseKinds())('random bodies (%s)', (kind) => {
             const given = Object.prototype.hasOwnProperty.call(item, 'id');
             const recordId = given ? item.id : /with id=(.*) correctly created$/.exec(response.body[index].message)![1];
             const stored = given ? item : { id: recordId, ...item };
-            const read = await request(t.url).get(`/event/${encodeURIComponent(recordId)}`).set('Authorization', authorization);
+            const read = await request(t.url)
+              .get(`/event/${encodeURIComponent(recordId)}`)
+              .set('Authorization', authorization);
             expect({ sent, read: read.text }).toEqual({ sent, read: `[${JSON.stringify(stored)}]` });
           }
         }),

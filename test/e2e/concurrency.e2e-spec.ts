@@ -28,9 +28,7 @@ describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
   afterAll(async () => t?.close());
 
   it('50 concurrent creates of one id: exactly one 201, 49 × 406 "Id already found"', async () => {
-    const answers = await fire(
-      Array.from({ length: 50 }, (_, i) => () => send(t.url, 'POST', '/event', { id: 'same-id', attempt: i })),
-    );
+    const answers = await fire(Array.from({ length: 50 }, (_, i) => () => send(t.url, 'POST', '/event', { id: 'same-id', attempt: i })));
     expect(countByStatus(answers)).toEqual({ 201: 1, 406: 49 });
     for (const answer of answers.filter((a) => a.status === 406)) {
       expect(answer.body).toEqual([expect.objectContaining({ code: 406, error: true, message: 'Id already found' })]);
@@ -59,8 +57,9 @@ describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
     const demoActions: string[] = before.body[0].actions.map((action: { id: string }) => action.id);
     expect(demoActions).toHaveLength(10);
     const answers = await fire(
-      Array.from({ length: 40 }, (_, i) => () =>
-        send(t.url, 'PUT', '/catalog/agent/firewall', { actions: [{ id: `a${i}`, config: { cmd: 'c' } }] }),
+      Array.from(
+        { length: 40 },
+        (_, i) => () => send(t.url, 'PUT', '/catalog/agent/firewall', { actions: [{ id: `a${i}`, config: { cmd: 'c' } }] }),
       ),
     );
     expect(countByStatus(answers)).toEqual({ 200: 40 });

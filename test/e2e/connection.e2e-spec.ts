@@ -6,7 +6,11 @@ import { databaseKinds } from '../support/test-databases';
 
 const prerequisites = () => [
   { path: 'type/exec-env', body: { id: 'contract-vm', name: 'Virtual Machine' }, authorization: () => bearer() },
-  { path: 'exec-env', body: { id: 'contract-host', type_id: 'contract-vm', hostname: '10.0.0.1', enabled: true }, authorization: () => bearer() },
+  {
+    path: 'exec-env',
+    body: { id: 'contract-host', type_id: 'contract-vm', hostname: '10.0.0.1', enabled: true },
+    authorization: () => bearer(),
+  },
   { path: 'network-link', body: { id: 'contract-link', type_id: 'p2p' }, authorization: () => bearer() },
 ];
 
@@ -15,7 +19,12 @@ describeRecordContract({
   resourceName: 'Connection',
   authorization: () => bearer(),
   prerequisites,
-  valid: () => ({ exec_env_id: 'contract-host', network_link_id: 'contract-link', description: 'Connection for the HTTP and DB Servers.', partner: { name: 'locust' } }),
+  valid: () => ({
+    exec_env_id: 'contract-host',
+    network_link_id: 'contract-link',
+    description: 'Connection for the HTTP and DB Servers.',
+    partner: { name: 'locust' },
+  }),
   invalid: { exec_env_id: 5, description: [] },
   invalidProblems: { exec_env_id: 'must be a string', network_link_id: 'required', description: 'must be a string' },
   change: { description: 'Moved to the backup switch' },
@@ -25,7 +34,12 @@ describeRecordContract({
 describe.each(databaseKinds())('Connection specifics on %s', (kind) => {
   let t: TestApp;
   const api = jwtRequests(() => t.url);
-  const connection = (id: string, extra: Record<string, unknown> = {}) => ({ id, exec_env_id: 'apache-server', network_link_id: 'eth0', ...extra });
+  const connection = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    exec_env_id: 'apache-server',
+    network_link_id: 'eth0',
+    ...extra,
+  });
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -86,7 +100,12 @@ describe.each(databaseKinds())('Connection specifics on %s', (kind) => {
   });
 
   it('stores only the keys sent: the controller reader knows id, description, exec_env_id, network_link_id', async () => {
-    const record = { description: 'Connection for the HTTP and DB Servers.', exec_env_id: 'apache-server', network_link_id: 'eth0', id: 'user-vm>hosted@digit-cyber' };
+    const record = {
+      description: 'Connection for the HTTP and DB Servers.',
+      exec_env_id: 'apache-server',
+      network_link_id: 'eth0',
+      id: 'user-vm>hosted@digit-cyber',
+    };
     expect((await api.create('connection', record)).status).toBe(201);
     expect((await api.read('connection', record.id)).text).toBe(JSON.stringify([record]));
   });

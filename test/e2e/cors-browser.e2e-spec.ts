@@ -39,10 +39,17 @@ if (!existsSync(CHROMIUM) && !REQUIRED) {
       pagePort = await freePort();
       // 127.0.0.1 and localhost on the page server's port are two origins: only the first is allowed.
       t = await createTestApp(kind, { env: { INVENTORY_CORS_ORIGINS: `http://127.0.0.1:${pagePort}` } });
-      pages = createServer((_, response) => response.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>another origin</title>'));
+      pages = createServer((_, response) =>
+        response.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>another origin</title>'),
+      );
       pages.listen(pagePort, '127.0.0.1');
       await once(pages, 'listening');
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: 20_000, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        timeout: 20_000,
+        args: ['--headless', '--no-sandbox', '--disable-gpu'],
+      });
       page = await browser.newPage();
     });
     afterAll(async () => {

@@ -11,7 +11,10 @@ const origins: [string, Record<string, unknown>][] = [
   ['instance/agent', { id: 'nprobe@apache-server', agent_catalog_id: 'nprobe', exec_env_id: 'apache-server', status: 'started' }],
   ['instance/agent', { id: 'firewall@apache-server', agent_catalog_id: 'firewall', exec_env_id: 'apache-server', status: 'started' }],
   ['catalog/ebpf-program', { id: 'packet-counter', config: { code: 'BPF_ARRAY(PKT_COUNTER, uint64_t, 1);' } }],
-  ['instance/ebpf-program', { id: 'packet-counter@apache-server', ebpf_program_catalog_id: 'packet-counter', exec_env_id: 'apache-server', interface: 'eth0' }],
+  [
+    'instance/ebpf-program',
+    { id: 'packet-counter@apache-server', ebpf_program_catalog_id: 'packet-counter', exec_env_id: 'apache-server', interface: 'eth0' },
+  ],
 ];
 
 describeRecordContract({
@@ -49,7 +52,10 @@ describe.each(databaseKinds())('Data specifics on %s', (kind) => {
   afterAll(async () => t?.close());
 
   it('refuses a missing agent instance and a missing eBPF program instance, naming each', async () => {
-    const response = await api.create('data', data('d-missing', { agent_instance_id: 'nprobe@nowhere', ebpf_program_instance_id: 'counter@nowhere' }));
+    const response = await api.create(
+      'data',
+      data('d-missing', { agent_instance_id: 'nprobe@nowhere', ebpf_program_instance_id: 'counter@nowhere' }),
+    );
     expect(response.status).toBe(406);
     expect(response.body[0].message).toEqual({
       agent_instance_id: 'Agent instance with id=nprobe@nowhere not found',
@@ -64,15 +70,19 @@ describe.each(databaseKinds())('Data specifics on %s', (kind) => {
     expect((await api.read('data', 'payload-only')).text).toBe(JSON.stringify([record]));
   });
 
-  it.each(['2020-06-04T09:22:09', '2020-06-04T09:22:09Z', '2020-06-04T09:22:09.123456Z', '2020-06-04T09:22:09+02:00', '2020-06-04T09:22:09-0530', '2020-06-04T09:22'])(
-    'stores the date-time %s exactly as sent',
-    async (timestamp) => {
-      const id = `at-${timestamp}`;
-      const record = data(id, { timestamp_event: timestamp, timestamp_agent: timestamp });
-      expect((await api.create('data', record)).status).toBe(201);
-      expect((await api.read('data', id)).text).toBe(JSON.stringify([record]));
-    },
-  );
+  it.each([
+    '2020-06-04T09:22:09',
+    '2020-06-04T09:22:09Z',
+    '2020-06-04T09:22:09.123456Z',
+    '2020-06-04T09:22:09+02:00',
+    '2020-06-04T09:22:09-0530',
+    '2020-06-04T09:22',
+  ])('stores the date-time %s exactly as sent', async (timestamp) => {
+    const id = `at-${timestamp}`;
+    const record = data(id, { timestamp_event: timestamp, timestamp_agent: timestamp });
+    expect((await api.create('data', record)).status).toBe(201);
+    expect((await api.read('data', id)).text).toBe(JSON.stringify([record]));
+  });
 
   it.each(['2020/06/04 09:22:09', '2020-06-04', '2020-13-01T00:00:00', '2020-02-30T10:00:00', 'yesterday', '', 1591262529])(
     'refuses %j as a timestamp, with the path',
@@ -119,7 +129,11 @@ describe.each(databaseKinds())('Data specifics on %s', (kind) => {
     expect(post.required ?? []).toEqual([]);
     expect(doc.property(post, 'agent_instance_id')).toMatchObject({ type: 'string', readOnly: true, 'x-references': 'agent-instance' });
     expect(doc.property(post, 'agent_instance_id').description).toContain('Agent instance');
-    expect(doc.property(post, 'ebpf_program_instance_id')).toMatchObject({ type: 'string', readOnly: true, 'x-references': 'ebpf-program-instance' });
+    expect(doc.property(post, 'ebpf_program_instance_id')).toMatchObject({
+      type: 'string',
+      readOnly: true,
+      'x-references': 'ebpf-program-instance',
+    });
     expect(doc.property(post, 'timestamp_event')).toMatchObject({ type: 'string', format: 'date-time', readOnly: true });
     expect(doc.property(post, 'timestamp_agent')).toMatchObject({ type: 'string', format: 'date-time', readOnly: true });
   });

@@ -18,15 +18,26 @@ describe('API documentation', () => {
   it('documents every family route, with and without {id}, and nothing for the 405 catch-alls', async () => {
     const document = (await request(t.url).get('/api/doc/swagger.json')).body;
     expect(document.openapi).toMatch(/^3\./);
-    for (const path of ['/event', '/event/{id}', '/type/network-link', '/type/network-link/{id}', '/catalog/agent', '/catalog/agent/{id}']) {
+    for (const path of [
+      '/event',
+      '/event/{id}',
+      '/type/network-link',
+      '/type/network-link/{id}',
+      '/catalog/agent',
+      '/catalog/agent/{id}',
+    ]) {
       expect(Object.keys(document.paths[path]).sort()).toEqual(['delete', 'get', 'post', 'put']);
     }
     expect(Object.keys(document.paths['/health'])).toEqual(['get']);
     expect(document.paths['/type/network-link'].post.security).toEqual([{ basic: [] }]);
     expect(document.paths['/event/{id}'].get.security).toEqual([{ bearer: [] }]);
     expect(document.paths['/event'].get.parameters.map((parameter: { name: string }) => parameter.name)).not.toContain('id');
-    expect(document.paths['/event/{id}'].get.parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'path', required: true }));
-    const operationIds = Object.values(document.paths).flatMap((operations) => Object.values(operations as Record<string, { operationId: string }>).map((operation) => operation.operationId));
+    expect(document.paths['/event/{id}'].get.parameters).toContainEqual(
+      expect.objectContaining({ name: 'id', in: 'path', required: true }),
+    );
+    const operationIds = Object.values(document.paths).flatMap((operations) =>
+      Object.values(operations as Record<string, { operationId: string }>).map((operation) => operation.operationId),
+    );
     expect(new Set(operationIds).size).toBe(operationIds.length);
   });
 
@@ -36,7 +47,9 @@ describe('API documentation', () => {
     expect(components.schemas.NetworkLinkType.additionalProperties).toBe(true);
     expect(components.schemas['AgentCatalogEntry.Action'].properties.status.enum).toEqual(['started', 'stopped', 'unknown']);
     expect(components.schemas['AgentCatalogEntry.Parameter'].required.sort()).toEqual(['config', 'id', 'type']);
-    expect(components.schemas.AgentCatalogEntry.properties.actions.items).toEqual({ $ref: '#/components/schemas/AgentCatalogEntry.Action' });
+    expect(components.schemas.AgentCatalogEntry.properties.actions.items).toEqual({
+      $ref: '#/components/schemas/AgentCatalogEntry.Action',
+    });
     expect(paths['/catalog/agent'].post.requestBody.content['application/json'].schema.oneOf[0]).toEqual({
       $ref: '#/components/schemas/AgentCatalogEntry',
     });
@@ -59,9 +72,15 @@ describe('API documentation', () => {
 
   it('documents a partial body for PUT: nothing required at any depth, null allowed to remove', async () => {
     const { components, paths } = (await request(t.url).get('/api/doc/swagger.json')).body;
-    expect(paths['/exec-env'].put.requestBody.content['application/json'].schema.oneOf[0]).toEqual({ $ref: '#/components/schemas/ExecEnv.Patch' });
-    expect(paths['/exec-env'].post.requestBody.content['application/json'].schema.oneOf[0]).toEqual({ $ref: '#/components/schemas/ExecEnv' });
-    const patches = Object.entries(components.schemas as Record<string, { required?: string[] }>).filter(([name]) => name.endsWith('.Patch'));
+    expect(paths['/exec-env'].put.requestBody.content['application/json'].schema.oneOf[0]).toEqual({
+      $ref: '#/components/schemas/ExecEnv.Patch',
+    });
+    expect(paths['/exec-env'].post.requestBody.content['application/json'].schema.oneOf[0]).toEqual({
+      $ref: '#/components/schemas/ExecEnv',
+    });
+    const patches = Object.entries(components.schemas as Record<string, { required?: string[] }>).filter(([name]) =>
+      name.endsWith('.Patch'),
+    );
     expect(patches.length).toBeGreaterThanOrEqual(14);
     for (const [name, schema] of patches) expect([name, schema.required]).toEqual([name, undefined]);
     expect(components.schemas.ExecEnv.required).toEqual(expect.arrayContaining(['hostname', 'type_id', 'enabled']));
@@ -110,19 +129,23 @@ describe('API documentation', () => {
         expect([route, method, operation.requestBody]).toEqual([route, method, undefined]);
         const q = operation.parameters.find((parameter: { name: string }) => parameter.name === 'q');
         expect(q).toMatchObject({ in: 'query', required: false });
-        expect(q.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${method === 'get' ? 'Query' : 'Query.Delete'}` });
+        expect(q.content['application/json'].schema).toEqual({
+          $ref: `#/components/schemas/${method === 'get' ? 'Query' : 'Query.Delete'}`,
+        });
         expect(Object.keys(q.content['application/json'].examples).length).toBeGreaterThan(0);
       }
     }
     // Swagger UI's "Try it out" starts q from the schema's example (it reads no parameter examples).
-    expect(components.schemas.Query.example).toEqual(paths['/event'].get.parameters.find((p: { name: string }) => p.name === 'q').content['application/json'].examples.byField.value);
+    expect(components.schemas.Query.example).toEqual(
+      paths['/event'].get.parameters.find((p: { name: string }) => p.name === 'q').content['application/json'].examples.byField.value,
+    );
     expect(components.schemas['Query.Delete'].example).toEqual(components.schemas.Query.example);
     expect(components.schemas.Query.properties.select.oneOf[1].maxItems).toBe(100);
     expect(components.schemas['Query.Clause'].properties.in).toEqual({ $ref: '#/components/schemas/Query.In' });
     expect(components.schemas['Query.Delete'].properties.select).toBeUndefined();
   });
 
-  it('gives every family operation its response schemas and the contract\'s 4xx, each an envelope array', async () => {
+  it("gives every family operation its response schemas and the contract's 4xx, each an envelope array", async () => {
     const { paths } = (await request(t.url).get('/api/doc/swagger.json')).body;
     const envelopeArray = { type: 'array', items: { $ref: '#/components/schemas/Envelope' } };
     const read = paths['/exec-env'].get.responses;
@@ -135,7 +158,10 @@ describe('API documentation', () => {
     expect(Object.keys(create)).toEqual(expect.arrayContaining(['201', '204', '207', '400', '401', '406', '413', '415', '422']));
     expect(create['406'].content['application/json'].schema).toEqual(envelopeArray);
     expect(Object.keys(paths['/exec-env/{id}'].put.responses)).toEqual(expect.arrayContaining(['200', '304', '406']));
-    expect(paths['/exec-env'].delete.responses['205'].content['application/json'].example[0]).toMatchObject({ status: 'Reset Content', code: 200 });
+    expect(paths['/exec-env'].delete.responses['205'].content['application/json'].example[0]).toMatchObject({
+      status: 'Reset Content',
+      code: 200,
+    });
   });
 
   it('names operations after their family, and marks public routes with security: []', async () => {
@@ -146,7 +172,9 @@ describe('API documentation', () => {
     expect(paths['/health'].get.responses['200'].content['application/json'].schema.properties.status.enum).toEqual(['ok']);
     expect(paths['/auth/token'].post.security).toEqual([{ basic: [] }]);
     expect(paths['/auth/token'].post.responses['201'].content['application/json'].schema.required).toContain('access_token');
-    const ids = Object.values(paths).flatMap((operations) => Object.values(operations as Record<string, { operationId: string }>).map((operation) => operation.operationId));
+    const ids = Object.values(paths).flatMap((operations) =>
+      Object.values(operations as Record<string, { operationId: string }>).map((operation) => operation.operationId),
+    );
     for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]*$/);
   });
 

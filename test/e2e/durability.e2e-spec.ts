@@ -55,7 +55,12 @@ describe.each(databaseKinds())('durability of acknowledged creates on %s', (kind
           } else {
             const ids = Array.from({ length: BATCH }, (_, i) => `${prefix}-b${i}`);
             inFlight++;
-            const answer = await send(first.url, 'POST', '/event', ids.map((id) => ({ id, kind: 'batch', worker: w }))).finally(() => inFlight--);
+            const answer = await send(
+              first.url,
+              'POST',
+              '/event',
+              ids.map((id) => ({ id, kind: 'batch', worker: w })),
+            ).finally(() => inFlight--);
             statuses.push(answer.status);
             if (Array.isArray(answer.body)) {
               answer.body.forEach((envelope: { code: number }, i: number) => {

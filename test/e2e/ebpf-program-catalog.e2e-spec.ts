@@ -19,11 +19,26 @@ describeRecordContract({
   authorization: () => bearer(),
   valid: () => ({
     description: 'Counts the packets crossing the interface it is attached to.',
-    config: { code: ['BPF_ARRAY(PKT_COUNTER, uint64_t, 1);', 'static __always_inline int handle_rx(struct CTXTYPE *ctx) {', '  return RX_OK;', '}'], metrics: [metric('packets_total')] },
-    parameters: [{ id: 'interface', type: 'string', example: 'eno1', description: 'Network interface to attach to.', list: false, values: ['eno1', 'eth0'] }],
+    config: {
+      code: ['BPF_ARRAY(PKT_COUNTER, uint64_t, 1);', 'static __always_inline int handle_rx(struct CTXTYPE *ctx) {', '  return RX_OK;', '}'],
+      metrics: [metric('packets_total')],
+    },
+    parameters: [
+      {
+        id: 'interface',
+        type: 'string',
+        example: 'eno1',
+        description: 'Network interface to attach to.',
+        list: false,
+        values: ['eno1', 'eth0'],
+      },
+    ],
     partner: 'polito',
   }),
-  invalid: { config: { code: [1], metrics: [{ name: 'm', 'open-metrics-metadata': { labels: [{ name: 'l' }] } }] }, parameters: [{ id: 'interface', type: 'text' }] },
+  invalid: {
+    config: { code: [1], metrics: [{ name: 'm', 'open-metrics-metadata': { labels: [{ name: 'l' }] } }] },
+    parameters: [{ id: 'interface', type: 'text' }],
+  },
   invalidProblems: {
     'config.code': 'must be a string or a list of strings',
     'config.metrics.0.map-name': 'required',
@@ -38,7 +53,11 @@ describeRecordContract({
 describe.each(databaseKinds())('eBPF program catalog specifics on %s', (kind) => {
   let t: TestApp;
   const api = jwtRequests(() => t.url);
-  const entry = (id: string, extra: Record<string, unknown> = {}) => ({ id, config: { code: 'int x;\r\nint y;', metrics: [metric('packets_total')] }, ...extra });
+  const entry = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    config: { code: 'int x;\r\nint y;', metrics: [metric('packets_total')] },
+    ...extra,
+  });
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -55,17 +74,31 @@ describe.each(databaseKinds())('eBPF program catalog specifics on %s', (kind) =>
   });
 
   it('stores code given as one string with CRLF exactly as sent, hyphenated metric keys and empty labels included', async () => {
-    const record = entry('dns_bau', { config: { code: '#include <uapi/linux/bpf.h>\r\nint x;\r\n', metrics: [metric('Total DNS packets', { 'open-metrics-metadata': { type: 'counter', labels: [] } })] } });
+    const record = entry('dns_bau', {
+      config: {
+        code: '#include <uapi/linux/bpf.h>\r\nint x;\r\n',
+        metrics: [metric('Total DNS packets', { 'open-metrics-metadata': { type: 'counter', labels: [] } })],
+      },
+    });
     expect((await api.create('catalog/ebpf-program', record)).status).toBe(201);
     expect((await api.read('catalog/ebpf-program', 'dns_bau')).text).toBe(JSON.stringify([record]));
   });
 
   it('refuses two metrics of one name, and two labels of one name', async () => {
-    const metrics = await api.create('catalog/ebpf-program', entry('twin-metrics', { config: { code: 'x', metrics: [metric('a'), metric('a')] } }));
+    const metrics = await api.create(
+      'catalog/ebpf-program',
+      entry('twin-metrics', { config: { code: 'x', metrics: [metric('a'), metric('a')] } }),
+    );
     expect(metrics.status).toBe(406);
     expect(metrics.body[0].message).toEqual({ 'config.metrics': 'duplicate name' });
-    const labels = [{ name: 'IP_PROTO', value: 'UDP' }, { name: 'IP_PROTO', value: 'TCP' }];
-    const twinLabels = await api.create('catalog/ebpf-program', entry('twin-labels', { config: { code: 'x', metrics: [metric('a', { 'open-metrics-metadata': { type: 'counter', labels } })] } }));
+    const labels = [
+      { name: 'IP_PROTO', value: 'UDP' },
+      { name: 'IP_PROTO', value: 'TCP' },
+    ];
+    const twinLabels = await api.create(
+      'catalog/ebpf-program',
+      entry('twin-labels', { config: { code: 'x', metrics: [metric('a', { 'open-metrics-metadata': { type: 'counter', labels } })] } }),
+    );
     expect(twinLabels.status).toBe(406);
     expect(twinLabels.body[0].message).toEqual({ 'config.metrics.0.open-metrics-metadata.labels': 'duplicate name' });
   });
@@ -73,15 +106,36 @@ describe.each(databaseKinds())('eBPF program catalog specifics on %s', (kind) =>
   it('replaces the metrics whole on update (their items have no id), and merges parameters by id', async () => {
     await api.seed([['catalog/ebpf-program', entry('counter', { parameters: [{ id: 'interface', type: 'string' }] })]]);
     const metrics = [metric('bytes_total', { 'map-name': 'BYTE_COUNTER' })];
-    const response = await api.update('catalog/ebpf-program', { id: 'counter', config: { metrics }, parameters: [{ id: 'interface', example: 'eth0' }, { id: 'rate', type: 'integer' }] });
+    const response = await api.update('catalog/ebpf-program', {
+      id: 'counter',
+      config: { metrics },
+      parameters: [
+        { id: 'interface', example: 'eth0' },
+        { id: 'rate', type: 'integer' },
+      ],
+    });
     expect(response.status).toBe(200);
     expect(await api.stored('catalog/ebpf-program', 'counter')).toEqual(
-      entry('counter', { config: { code: 'int x;\r\nint y;', metrics }, parameters: [{ id: 'interface', type: 'string', example: 'eth0' }, { id: 'rate', type: 'integer' }] }),
+      entry('counter', {
+        config: { code: 'int x;\r\nint y;', metrics },
+        parameters: [
+          { id: 'interface', type: 'string', example: 'eth0' },
+          { id: 'rate', type: 'integer' },
+        ],
+      }),
     );
   });
 
   it('refuses two parameters of one id', async () => {
-    const response = await api.create('catalog/ebpf-program', entry('twin-parameters', { parameters: [{ id: 'interface', type: 'string' }, { id: 'interface', type: 'string' }] }));
+    const response = await api.create(
+      'catalog/ebpf-program',
+      entry('twin-parameters', {
+        parameters: [
+          { id: 'interface', type: 'string' },
+          { id: 'interface', type: 'string' },
+        ],
+      }),
+    );
     expect(response.status).toBe(406);
     expect(response.body[0].message).toEqual({ 'parameters.1.id': 'duplicate id' });
   });

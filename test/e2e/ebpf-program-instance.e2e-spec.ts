@@ -17,9 +17,20 @@ describeRecordContract({
   resourceName: 'eBPF program instance',
   authorization: () => bearer(),
   prerequisites: () => targets.map(([path, body]) => ({ path, body, authorization: () => bearer() })),
-  valid: () => ({ ebpf_program_catalog_id: 'packet-counter', exec_env_id: 'apache-server', interface: 'eth0', description: 'Collect', partner: { name: 'polito' } }),
+  valid: () => ({
+    ebpf_program_catalog_id: 'packet-counter',
+    exec_env_id: 'apache-server',
+    interface: 'eth0',
+    description: 'Collect',
+    partner: { name: 'polito' },
+  }),
   invalid: { interface: 3, parameters: [{ value: 1 }] },
-  invalidProblems: { ebpf_program_catalog_id: 'required', exec_env_id: 'required', interface: 'must be a string', 'parameters.0.id': 'required' },
+  invalidProblems: {
+    ebpf_program_catalog_id: 'required',
+    exec_env_id: 'required',
+    interface: 'must be a string',
+    'parameters.0.id': 'required',
+  },
   change: { interface: 'eth1' },
   invalidChange: { body: { interface: 5 }, problems: { interface: 'must be a string' } },
 });
@@ -27,7 +38,13 @@ describeRecordContract({
 describe.each(databaseKinds())('eBPF program instance specifics on %s', (kind) => {
   let t: TestApp;
   const api = jwtRequests(() => t.url);
-  const instance = (id: string, extra: Record<string, unknown> = {}) => ({ id, ebpf_program_catalog_id: 'packet-counter', exec_env_id: 'apache-server', interface: 'eth0', ...extra });
+  const instance = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    ebpf_program_catalog_id: 'packet-counter',
+    exec_env_id: 'apache-server',
+    interface: 'eth0',
+    ...extra,
+  });
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -36,7 +53,10 @@ describe.each(databaseKinds())('eBPF program instance specifics on %s', (kind) =
   afterAll(async () => t?.close());
 
   it('refuses a missing catalog entry and a missing execution environment, naming each', async () => {
-    const response = await api.create('instance/ebpf-program', instance('dyn-id-0', { ebpf_program_catalog_id: 'no-program', exec_env_id: 'no-env' }));
+    const response = await api.create(
+      'instance/ebpf-program',
+      instance('dyn-id-0', { ebpf_program_catalog_id: 'no-program', exec_env_id: 'no-env' }),
+    );
     expect(response.status).toBe(406);
     expect(response.body[0].message).toEqual({
       ebpf_program_catalog_id: 'eBPF program catalog with id=no-program not found',
@@ -71,9 +91,21 @@ describe.each(databaseKinds())('eBPF program instance specifics on %s', (kind) =
 
     it('drops them on update: an update of only parameters changes nothing', async () => {
       await api.seed([['instance/ebpf-program', instance('updated-parameters')]]);
-      expect((await api.update('instance/ebpf-program', { id: 'updated-parameters', parameters: [{ id: 'interface', value: 'eth1' }] })).status).toBe(304);
-      expect((await api.update('instance/ebpf-program', { id: 'updated-parameters', parameters: [{ id: 'interface', value: 'eth1' }], interface: 'eth1' })).status).toBe(200);
-      expect(await api.stored('instance/ebpf-program', 'updated-parameters')).toEqual(instance('updated-parameters', { interface: 'eth1' }));
+      expect(
+        (await api.update('instance/ebpf-program', { id: 'updated-parameters', parameters: [{ id: 'interface', value: 'eth1' }] })).status,
+      ).toBe(304);
+      expect(
+        (
+          await api.update('instance/ebpf-program', {
+            id: 'updated-parameters',
+            parameters: [{ id: 'interface', value: 'eth1' }],
+            interface: 'eth1',
+          })
+        ).status,
+      ).toBe(200);
+      expect(await api.stored('instance/ebpf-program', 'updated-parameters')).toEqual(
+        instance('updated-parameters', { interface: 'eth1' }),
+      );
     });
 
     it('still validates them', async () => {
@@ -94,7 +126,13 @@ describe.each(databaseKinds())('eBPF program instance specifics on %s', (kind) =
   });
 
   it('stores only what the controller reader knows when that is what is sent', async () => {
-    const record = { ebpf_program_catalog_id: 'packet-capture', id: 'dyn-id-1', description: 'Collect', exec_env_id: 'db-server', interface: 'ens3' };
+    const record = {
+      ebpf_program_catalog_id: 'packet-capture',
+      id: 'dyn-id-1',
+      description: 'Collect',
+      exec_env_id: 'db-server',
+      interface: 'ens3',
+    };
     expect((await api.create('instance/ebpf-program', record)).status).toBe(201);
     expect((await api.read('instance/ebpf-program', 'dyn-id-1')).text).toBe(JSON.stringify([record]));
   });

@@ -72,15 +72,26 @@ const WHERES: [string, object][] = [
 
 const ORDERS: [string, object][] = [
   ['source (declared)', { order: [{ target: 'source', mode: 'asc' }] }],
-  ['timestamp descending (declared), filtered on host.name', { where: op('wildcard', 'host.name', 'host-1*'), order: [{ target: 'timestamp', mode: 'desc' }] }],
+  [
+    'timestamp descending (declared), filtered on host.name',
+    { where: op('wildcard', 'host.name', 'host-1*'), order: [{ target: 'timestamp', mode: 'desc' }] },
+  ],
   ['host.name descending', { order: [{ target: 'host.name', mode: 'desc' }] }],
   ['host, objects and strings', { order: [{ target: 'host', mode: 'asc' }] }],
   ['bytes, numbers and lists', { order: [{ target: 'bytes', mode: 'asc' }] }],
-  ['severity then source, filtered on source', { where: op('wildcard', 'source', '10.0.2*'), order: [{ target: 'severity', mode: 'desc' }, { target: 'source' }] }],
+  [
+    'severity then source, filtered on source',
+    { where: op('wildcard', 'source', '10.0.2*'), order: [{ target: 'severity', mode: 'desc' }, { target: 'source' }] },
+  ],
   ['host.name then id descending', { order: [{ target: 'host.name' }, { target: 'id', mode: 'desc' }] }],
 ];
 
-const WINDOWS: (object | undefined)[] = [undefined, { from: 0, to: 9 }, { from: READ_PAGE_SIZE - 10, to: READ_PAGE_SIZE + 20 }, { from: COUNT - 5, to: COUNT + 5 }];
+const WINDOWS: (object | undefined)[] = [
+  undefined,
+  { from: 0, to: 9 },
+  { from: READ_PAGE_SIZE - 10, to: READ_PAGE_SIZE + 20 },
+  { from: COUNT - 5, to: COUNT + 5 },
+];
 
 function expectedIds(where: object): string[] {
   const evaluator = new QueryEvaluator(parseRecordQuery({ where }, { allowSelect: true }).where!);
@@ -135,7 +146,10 @@ describe.each(databaseKinds())('events index only their declared paths, and answ
 
   it.each(WHERES.slice(-4))('where with windows across pages: %s', async (_name, where) => {
     const all = expectedIds(where);
-    for (const limit of [{ from: 3, to: 12 }, { from: Math.max(0, all.length - 5), to: all.length + 5 }]) {
+    for (const limit of [
+      { from: 3, to: 12 },
+      { from: Math.max(0, all.length - 5), to: all.length + 5 },
+    ]) {
       expect(await ids('/event', { where, limit })).toEqual(all.slice(limit.from, limit.to + 1));
     }
   });

@@ -48,7 +48,12 @@ describe.each(databaseKinds())('Execution environment specifics on %s', (kind) =
       const response = await api.create('exec-env', env('no-type', { type_id: 'no-such-type' }));
       expect(response.status).toBe(406);
       expect(response.body).toEqual([
-        { status: 'Not Acceptable', code: 406, error: true, message: { type_id: 'Execution environment type with id=no-such-type not found' } },
+        {
+          status: 'Not Acceptable',
+          code: 406,
+          error: true,
+          message: { type_id: 'Execution environment type with id=no-such-type not found' },
+        },
       ]);
       expect((await api.read('exec-env', 'no-type')).status).toBe(404);
     });
@@ -84,8 +89,24 @@ describe.each(databaseKinds())('Execution environment specifics on %s', (kind) =
 
   describe('enabled and lcp.https take the original boolean words; lcp.port takes digits', () => {
     it.each([
-      ['Yes', true], ['No', false], ['yes', true], ['NO', false], ['y', true], ['N', false], ['On', true], ['off', false],
-      ['T', true], ['f', false], ['TRUE', true], ['False', false], ['1', true], ['0', false], [1, true], [0, false], [true, true], [false, false],
+      ['Yes', true],
+      ['No', false],
+      ['yes', true],
+      ['NO', false],
+      ['y', true],
+      ['N', false],
+      ['On', true],
+      ['off', false],
+      ['T', true],
+      ['f', false],
+      ['TRUE', true],
+      ['False', false],
+      ['1', true],
+      ['0', false],
+      [1, true],
+      [0, false],
+      [true, true],
+      [false, false],
     ])('stores enabled %j as %j', async (sent, stored) => {
       const id = `enabled-${JSON.stringify(sent)}`;
       expect((await api.create('exec-env', env(id, { enabled: sent }))).status).toBe(201);

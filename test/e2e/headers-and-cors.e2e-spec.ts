@@ -47,13 +47,21 @@ describe.each(databaseKinds())('security headers (%s)', (kind) => {
   it('let Swagger UI’s page work: its scripts are files of this origin, its styles inline', async () => {
     const csp = (await exchange(t.url, 'GET', '/api/doc')).headers['content-security-policy'] as string;
     expect(csp.split('; ')).toEqual(
-      expect.arrayContaining(["default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "object-src 'none'"]),
+      expect.arrayContaining([
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+      ]),
     );
     expect(csp).not.toContain('unsafe-eval');
   });
 
   it('are on the HTTP parser’s own refusals', async () => {
-    const answer = await rawExchange(t.url, { send: (socket) => socket.write('GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n') });
+    const answer = await rawExchange(t.url, {
+      send: (socket) => socket.write('GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n'),
+    });
     expect(answer.status).toBe(400);
     expect(answer.headers).toMatchObject(SECURITY);
   });
@@ -79,7 +87,9 @@ describe.each(databaseKinds())('CORS with INVENTORY_CORS_ORIGINS (%s)', (kind) =
   afterAll(async () => t?.close());
 
   const preflight = (path: string, origin: string, method = 'PUT') =>
-    exchange(t.url, 'OPTIONS', path, { headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization,content-type' } });
+    exchange(t.url, 'OPTIONS', path, {
+      headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization,content-type' },
+    });
 
   it.each(['/exec-env/apache-server', '/exec-env', '/type/network-link/p2p', '/auth/token', '/health'])(
     'answers a preflight from an allowed origin on %s: 204, PUT and DELETE, Authorization and Content-Type',
@@ -114,10 +124,14 @@ describe.each(databaseKinds())('CORS with INVENTORY_CORS_ORIGINS (%s)', (kind) =
       [bearer(), 200],
       ['', 401],
     ] as const) {
-      const answer = await exchange(t.url, 'GET', '/catalog/agent', { headers: { Origin: 'http://localhost:3000', ...(authorization ? { Authorization: authorization } : {}) } });
+      const answer = await exchange(t.url, 'GET', '/catalog/agent', {
+        headers: { Origin: 'http://localhost:3000', ...(authorization ? { Authorization: authorization } : {}) },
+      });
       expect(answer.status).toBe(status);
       expect(answer.headers['access-control-allow-origin']).toBe('http://localhost:3000');
-      expect(String(answer.headers['access-control-expose-headers']).split(', ')).toEqual(expect.arrayContaining(['X-Request-Id', 'Retry-After']));
+      expect(String(answer.headers['access-control-expose-headers']).split(', ')).toEqual(
+        expect.arrayContaining(['X-Request-Id', 'Retry-After']),
+      );
     }
   });
 

@@ -59,7 +59,8 @@ describe.each(databaseKinds())('hostile bodies (%s)', (kind) => {
 
     it('with credentials the same request waits for its body: what tells the tests above apart', async () => {
       const answer = await rawExchange(t.url, {
-        send: (socket) => socket.write(requestHead('POST', '/event', { ...JSON_TYPE, 'Content-Length': 1000, Authorization: bearer() }) + '{"id":'),
+        send: (socket) =>
+          socket.write(requestHead('POST', '/event', { ...JSON_TYPE, 'Content-Length': 1000, Authorization: bearer() }) + '{"id":'),
         waitMs: 1000,
       });
       expect(answer.status).toBe(0);
@@ -108,7 +109,10 @@ describe.each(databaseKinds())('hostile bodies (%s)', (kind) => {
       expect((await http().post('/type/network-link').set('Authorization', basic()).send(deep)).status).toBe(201);
       const read = await http().get(`/type/network-link/deep-${kind}`).set('Authorization', basic());
       expect(read.body).toEqual([deep]);
-      const tooDeep = await http().post('/type/network-link').set('Authorization', basic()).send({ id: 'deeper', name: 'x', extra: nested(32) });
+      const tooDeep = await http()
+        .post('/type/network-link')
+        .set('Authorization', basic())
+        .send({ id: 'deeper', name: 'x', extra: nested(32) });
       expect(tooDeep.status).toBe(400);
       expect(tooDeep.body).toEqual([{ status: 'Bad Request', code: 400, error: true, message: 'body is nested deeper than 32 levels' }]);
     });
@@ -140,14 +144,16 @@ describe.each(databaseKinds())('hostile bodies (%s)', (kind) => {
       expect(read.text).toBe('[{"id":"X\\ufffd","n":1}]'.replace('\\ufffd', '\ufffd'));
     });
 
-    it.each(['{"id":"s1","v":"a\\udfff"}', '{"id":"s2","deep":{"list":["\\ud83d"]}}', '{"id":"s3","k\\udc00":1}', '[{"id":"ok"},{"id":"s4","x":"\\ud800\\ud800"}]'])(
-      'refuses a lone surrogate anywhere: %s',
-      async (body) => {
-        const response = await post(body);
-        expect(response.status).toBe(400);
-        expect(response.body[0]).toMatchObject({ code: 400, error: true });
-      },
-    );
+    it.each([
+      '{"id":"s1","v":"a\\udfff"}',
+      '{"id":"s2","deep":{"list":["\\ud83d"]}}',
+      '{"id":"s3","k\\udc00":1}',
+      '[{"id":"ok"},{"id":"s4","x":"\\ud800\\ud800"}]',
+    ])('refuses a lone surrogate anywhere: %s', async (body) => {
+      const response = await post(body);
+      expect(response.status).toBe(400);
+      expect(response.body[0]).toMatchObject({ code: 400, error: true });
+    });
 
     it('a lone surrogate cannot come through the path either: it is not UTF-8', async () => {
       const response = await http().get('/event/X%ED%A0%80').set('Authorization', bearer());
@@ -171,12 +177,18 @@ describe.each(databaseKinds())('hostile bodies (%s)', (kind) => {
   });
 
   describe('ids', () => {
-    const create = (record: unknown, path = '/type/network-link') => http().post(path).set('Authorization', basic()).send(record as object);
+    const create = (record: unknown, path = '/type/network-link') =>
+      http()
+        .post(path)
+        .set('Authorization', basic())
+        .send(record as object);
 
     it('counts code points: 256 emoji is a valid id, 257 is not', async () => {
       const id = '😀'.repeat(256);
       expect((await create({ id, name: 'emoji' })).status).toBe(201);
-      const read = await http().get(`/type/network-link/${encodeURIComponent(id)}`).set('Authorization', basic());
+      const read = await http()
+        .get(`/type/network-link/${encodeURIComponent(id)}`)
+        .set('Authorization', basic());
       expect(read.body).toEqual([{ id, name: 'emoji' }]);
       const tooLong = await create({ id: `${id}😀`, name: 'emoji' });
       expect(tooLong.status).toBe(406);
@@ -193,26 +205,44 @@ describe.each(databaseKinds())('hostile bodies (%s)', (kind) => {
       const inBody = await create({ id, name: 'dots' });
       expect(inBody.status).toBe(406);
       expect(inBody.body[0].message).toEqual({ id: 'must not be "." or ".."' });
-      const inPath = await http().get(`/type/network-link/${id.replace(/\./g, '%2E')}`).set('Authorization', basic());
+      const inPath = await http()
+        .get(`/type/network-link/${id.replace(/\./g, '%2E')}`)
+        .set('Authorization', basic());
       expect(inPath.status).toBe(406);
       expect(inPath.body[0].message).toEqual({ id: 'must not be "." or ".."' });
     });
 
     it.each(['GET', 'DELETE', 'PUT', 'POST'])('%s /type/network-link/%00 answers 406 {"id": ...}', async (method) => {
-      const response = await http()
-        [method.toLowerCase() as 'get'](`/type/network-link/%00`)
+      const client = http();
+      const response = await client[method.toLowerCase() as 'get'](`/type/network-link/%00`)
         .set('Authorization', basic())
         .send(method === 'PUT' || method === 'POST' ? { name: 'nul' } : undefined);
       expect(response.status).toBe(406);
-      expect(response.body).toEqual([{ status: 'Not Acceptable', code: 406, error: true, message: { id: 'must not contain control characters' } }]);
+      expect(response.body).toEqual([
+        { status: 'Not Acceptable', code: 406, error: true, message: { id: 'must not contain control characters' } },
+      ]);
     });
 
     it('two different ids always name two records', async () => {
-      const ids = ['case', 'Case', 'caf\u00e9', 'cafe\u0301', 'space', 'space ', ' space', 'X\ufffd', 'X\ufffd\ufffd', '😀', '\u{1F600}\u200d'];
+      const ids = [
+        'case',
+        'Case',
+        'caf\u00e9',
+        'cafe\u0301',
+        'space',
+        'space ',
+        ' space',
+        'X\ufffd',
+        'X\ufffd\ufffd',
+        '😀',
+        '\u{1F600}\u200d',
+      ];
       const created = await create(ids.map((id, n) => ({ id: `${id}-${kind}`, name: `n${n}` })));
       expect(created.status).toBe(201);
       for (const [n, id] of ids.entries()) {
-        const read = await http().get(`/type/network-link/${encodeURIComponent(`${id}-${kind}`)}`).set('Authorization', basic());
+        const read = await http()
+          .get(`/type/network-link/${encodeURIComponent(`${id}-${kind}`)}`)
+          .set('Authorization', basic());
         expect(read.body).toEqual([{ id: `${id}-${kind}`, name: `n${n}` }]);
       }
     });

@@ -11,7 +11,13 @@ const MB = 1024 * 1024;
 
 /** Resident memory of a process, in bytes (`ps` reports KiB, on Linux and macOS alike). */
 function rss(pid: number): number {
-  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) * 1024;
+  return (
+    Number(
+      execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+        .toString()
+        .trim(),
+    ) * 1024
+  );
 }
 
 /** 16 MB of `[`, sent whole; answers the status, or the error a client saw. */
@@ -20,7 +26,11 @@ function postBrackets(url: string, authorization?: string): Promise<number | str
     const req = httpRequest(`${url}/event`, {
       method: 'POST',
       agent: false,
-      headers: { 'Content-Type': 'application/json', 'Content-Length': BRACKETS.length, ...(authorization ? { Authorization: authorization } : {}) },
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Length': BRACKETS.length,
+        ...(authorization ? { Authorization: authorization } : {}),
+      },
     });
     req.on('response', (res) => {
       res.resume();

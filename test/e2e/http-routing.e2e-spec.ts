@@ -62,13 +62,18 @@ describe.each(databaseKinds())('HTTP routing (%s)', (kind) => {
     const id = 'é'.repeat(256);
     const created = await request(t.url).post('/type/network-link').set('Authorization', basic()).send({ id, name: 'long' });
     expect(created.status).toBe(201);
-    const read = await request(t.url).get(`/type/network-link/${encodeURIComponent(id)}/`).set('Authorization', basic());
+    const read = await request(t.url)
+      .get(`/type/network-link/${encodeURIComponent(id)}/`)
+      .set('Authorization', basic());
     expect(read.status).toBe(200);
     expect(read.body).toEqual([{ id, name: 'long' }]);
   });
 
   it('refuses a 257-character id in the URL with the validation answer, not a 404', async () => {
-    const response = await request(t.url).put(`/type/network-link/${'x'.repeat(257)}`).set('Authorization', basic()).send({ name: 'n' });
+    const response = await request(t.url)
+      .put(`/type/network-link/${'x'.repeat(257)}`)
+      .set('Authorization', basic())
+      .send({ name: 'n' });
     expect(response.status).toBe(406);
     expect(response.body[0].message).toEqual({ id: 'must be at most 256 characters' });
   });
@@ -88,11 +93,16 @@ describe.each(databaseKinds())('HTTP routing (%s)', (kind) => {
     ] as const)('%s (%s): every method but %s', async (path, scheme, allow) => {
       const authorization = credentials[scheme]();
       const methods = others(allow.split(', '));
-      expect(methods).toEqual(expect.arrayContaining(['TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'PATCH', 'OPTIONS']));
+      expect(methods).toEqual(
+        expect.arrayContaining(['TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'PATCH', 'OPTIONS']),
+      );
       for (const method of methods) {
         const answer = await anyMethod(`${t.url}${path}`, method, authorization);
         expect({ method, status: answer.status, allow: answer.allow }).toEqual({ method, status: 405, allow });
-        if (method !== 'HEAD') expect(JSON.parse(answer.text)).toEqual([{ status: 'Method Not Allowed', code: 405, error: true, message: expect.stringContaining(method) }]);
+        if (method !== 'HEAD')
+          expect(JSON.parse(answer.text)).toEqual([
+            { status: 'Method Not Allowed', code: 405, error: true, message: expect.stringContaining(method) },
+          ]);
       }
     });
 
@@ -128,9 +138,15 @@ describe.each(databaseKinds())('HTTP routing (%s)', (kind) => {
 
     it.each([
       ['a header line without a colon', 'GET /health HTTP/1.1\r\nHost x\r\n\r\n'],
-      ['Content-Length with Transfer-Encoding (smuggling)', 'POST /event HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+      [
+        'Content-Length with Transfer-Encoding (smuggling)',
+        'POST /event HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      ],
       ['an unknown method', 'BREW /health HTTP/1.1\r\nHost: x\r\n\r\n'],
-      ['a broken chunk size', 'POST /event HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n'],
+      [
+        'a broken chunk size',
+        'POST /event HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n',
+      ],
     ])('400 for %s', async (_what, text) => {
       const answer = await exchange(text);
       expect(answer.status).toBe(400);
@@ -142,7 +158,9 @@ describe.each(databaseKinds())('HTTP routing (%s)', (kind) => {
     it('431 for headers larger than the parser takes', async () => {
       const answer = await exchange(requestHead('GET', '/health', { 'X-Big': 'a'.repeat(20_000) }));
       expect(answer.status).toBe(431);
-      expect(answer.body).toEqual([{ status: 'Request Header Fields Too Large', code: 431, error: true, message: 'the request headers are too large' }]);
+      expect(answer.body).toEqual([
+        { status: 'Request Header Fields Too Large', code: 431, error: true, message: 'the request headers are too large' },
+      ]);
       expect(answer.closed).toBe(true);
     });
   });

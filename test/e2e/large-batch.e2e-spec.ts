@@ -42,7 +42,12 @@ describe.each(databaseKinds())('a batch of 100,000 records (%s)', (kind) => {
 
     expect(created.status).toBe(207);
     expect(created.body).toHaveLength(RECORDS + 1);
-    expect(created.body[RECORDS - 1]).toEqual({ status: 'Created', code: 201, error: false, message: `Event with id=batch-${RECORDS - 1} correctly created` });
+    expect(created.body[RECORDS - 1]).toEqual({
+      status: 'Created',
+      code: 201,
+      error: false,
+      message: `Event with id=batch-${RECORDS - 1} correctly created`,
+    });
     expect(created.body[RECORDS]).toEqual({ status: 'Not Acceptable', code: 406, error: true, message: 'Id already found' });
     expect(created.body.filter((envelope: { code: number }) => envelope.code === 201)).toHaveLength(RECORDS);
     expect(healthWaits.length).toBeGreaterThan(3);

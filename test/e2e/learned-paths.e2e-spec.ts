@@ -43,7 +43,10 @@ describe.each(databaseKinds())('paths learned from queries on %s', (kind) => {
     database = await createTestDatabase(kind);
     t = await createTestApp(kind, { database });
     for (let start = 0; start < COUNT; start += 1000) {
-      const response = await request(t.url).post('/event').set('Authorization', bearer()).send(DOCS.slice(start, start + 1000));
+      const response = await request(t.url)
+        .post('/event')
+        .set('Authorization', bearer())
+        .send(DOCS.slice(start, start + 1000));
       expect(response.status).toBe(201);
     }
   }, 60_000);
@@ -87,7 +90,9 @@ describe.each(databaseKinds())('paths learned from queries on %s', (kind) => {
     expect(await learned()).toEqual({ building: [], ready: ['severity'] });
     expect(events().learnedIndex.current.covers(['severity'])).toBe(true);
     expect(await ids(byCritical)).toEqual([...CRITICAL, 'late']);
-    expect(await ids({ where: { equals: { target: 'payload.proto', expr: 'udp' } } })).toEqual(DOCS.filter((d) => d.payload.proto === 'udp').map((d) => d.id));
+    expect(await ids({ where: { equals: { target: 'payload.proto', expr: 'udp' } } })).toEqual(
+      DOCS.filter((d) => d.payload.proto === 'udp').map((d) => d.id),
+    );
     await events().learnedIndex.settled();
     expect((await learned()).ready).toEqual(['payload.proto', 'severity']);
   });

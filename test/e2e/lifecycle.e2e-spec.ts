@@ -45,7 +45,7 @@ describe.each(databaseKinds())('graceful shutdown on %s', (kind) => {
       }).then(
         (answer) => answer,
         // Node's errors come from outside Jest's realm: `instanceof Error` would be false.
-        (error: { code?: string; message?: string }) => ({ failed: `${error.code ?? ''} ${error.message ?? String(error)}` }),
+        (error: { code?: string; message?: string }) => ({ failed: `${error.code ?? ''} ${error.message ?? JSON.stringify(error)}` }),
       ),
     );
     // SIGTERM as soon as the last body is on the wire: the busy server still has most requests
@@ -71,7 +71,8 @@ describe.each(databaseKinds())('graceful shutdown on %s', (kind) => {
       failures: outcomes.flatMap((outcome) => ('failed' in outcome ? [outcome.failed] : [])),
       statuses: answered.filter((answer) => answer.status !== 201).map((answer) => answer.status),
       incompleteBodies: answered.filter(
-        (answer) => !Array.isArray(answer.body) || answer.body.length !== BATCH || answer.body.some((e: { code: number }) => e.code !== 201),
+        (answer) =>
+          !Array.isArray(answer.body) || answer.body.length !== BATCH || answer.body.some((e: { code: number }) => e.code !== 201),
       ).length,
       exit: exitState,
     }).toEqual({ failures: [], statuses: [], incompleteBodies: 0, exit: { code: 0, signal: null, withinTenSeconds: true } });

@@ -28,11 +28,22 @@ describe.each(databaseKinds())('access log on (%s)', (kind) => {
 
   it('writes one line per answer: id, method, route pattern, family, status and duration', async () => {
     await exchange(t.url, 'PUT', '/exec-env-type-missing', { headers: { 'X-Request-Id': 'access-404' } });
-    await exchange(t.url, 'POST', '/type/exec-env', { headers: { 'X-Request-Id': 'access-201', Authorization: bearer() }, body: { id: 'vm', name: 'VM' } });
+    await exchange(t.url, 'POST', '/type/exec-env', {
+      headers: { 'X-Request-Id': 'access-201', Authorization: bearer() },
+      body: { id: 'vm', name: 'VM' },
+    });
     await exchange(t.url, 'GET', '/type/exec-env/vm', { headers: { 'X-Request-Id': 'access-200', Authorization: bearer() } });
     const byId = (id: string) => log.lines().filter((line) => line.reqId === id && line.msg === 'request');
     expect(byId('access-201')).toEqual([
-      expect.objectContaining({ level: 'info', context: 'Access', method: 'POST', route: '/type/exec-env', family: '/type/exec-env', status: 201, ms: expect.any(Number) }),
+      expect.objectContaining({
+        level: 'info',
+        context: 'Access',
+        method: 'POST',
+        route: '/type/exec-env',
+        family: '/type/exec-env',
+        status: 201,
+        ms: expect.any(Number),
+      }),
     ]);
     // The route's pattern, not the URL: ids and queries stay out of the log.
     expect(byId('access-200')).toEqual([expect.objectContaining({ route: '/type/exec-env/:id', family: '/type/exec-env', status: 200 })]);
@@ -41,7 +52,13 @@ describe.each(databaseKinds())('access log on (%s)', (kind) => {
   });
 
   it('never writes the Authorization header, the token, the Basic credentials or the password, whatever the outcome', async () => {
-    const credentials = [bearer({ sub: 'log-test' }), 'Bearer eyJhbGciOiJIUzI1NiJ9.forged.signature', basic(), basic('admin', 'P4ssw0rd-that-must-not-leak'), basic('ghost', 'another-secret-password')];
+    const credentials = [
+      bearer({ sub: 'log-test' }),
+      'Bearer eyJhbGciOiJIUzI1NiJ9.forged.signature',
+      basic(),
+      basic('admin', 'P4ssw0rd-that-must-not-leak'),
+      basic('ghost', 'another-secret-password'),
+    ];
     for (const authorization of credentials) {
       await exchange(t.url, 'GET', '/type/network-link', { headers: { Authorization: authorization } });
       await exchange(t.url, 'GET', '/event', { headers: { Authorization: authorization } });
@@ -49,7 +66,9 @@ describe.each(databaseKinds())('access log on (%s)', (kind) => {
     const text = log.text();
     // Proof that these requests were logged, with the user of a failed Basic login.
     expect(log.lines().filter((line) => line.msg === 'request').length).toBeGreaterThanOrEqual(10);
-    expect(log.lines()).toContainEqual(expect.objectContaining({ msg: 'authentication failed', user: 'ghost', scheme: 'basic', address: '127.0.0.1' }));
+    expect(log.lines()).toContainEqual(
+      expect.objectContaining({ msg: 'authentication failed', user: 'ghost', scheme: 'basic', address: '127.0.0.1' }),
+    );
     for (const authorization of credentials) {
       for (const secret of secretsOf(authorization)) expect(text).not.toContain(secret);
     }
@@ -69,7 +88,9 @@ describe.each(databaseKinds())('access log off (%s)', (kind) => {
 
   it('writes no access line, while failures are still logged with their request id', async () => {
     await exchange(t.url, 'GET', '/type/network-link/p2p', { headers: { Authorization: basic(), 'X-Request-Id': 'quiet-200' } });
-    await exchange(t.url, 'GET', '/type/network-link/p2p', { headers: { Authorization: basic('admin', 'nope'), 'X-Request-Id': 'quiet-401' } });
+    await exchange(t.url, 'GET', '/type/network-link/p2p', {
+      headers: { Authorization: basic('admin', 'nope'), 'X-Request-Id': 'quiet-401' },
+    });
     expect(log.lines().filter((line) => line.msg === 'request')).toEqual([]);
     expect(log.lines().filter((line) => line.reqId !== undefined)).toEqual([
       expect.objectContaining({ level: 'warn', context: 'Auth', msg: 'authentication failed', reqId: 'quiet-401', user: 'admin' }),
@@ -93,7 +114,9 @@ describeOnce('logs of a service process (main.ts)', () => {
 
   it('writes JSON lines only, Nest’s own among them, and the access log carries the request id', async () => {
     service = await startServiceProcess(database.url, { LOG_LEVEL: 'info', INVENTORY_ACCESS_LOG: 'true' });
-    const answer = await exchange(service.url, 'GET', '/catalog/agent/firewall', { headers: { Authorization: bearer(), 'X-Request-Id': 'from-process' } });
+    const answer = await exchange(service.url, 'GET', '/catalog/agent/firewall', {
+      headers: { Authorization: bearer(), 'X-Request-Id': 'from-process' },
+    });
     expect(answer.headers['x-request-id']).toBe('from-process');
     await service.stop();
     const lines = service
@@ -102,8 +125,12 @@ describeOnce('logs of a service process (main.ts)', () => {
       .filter((line) => line !== '' && !line.startsWith('npm warn'));
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(parsed).toContainEqual(expect.objectContaining({ level: 'info', context: 'NestFactory', msg: 'Starting Nest application...' }));
-    expect(parsed).toContainEqual(expect.objectContaining({ level: 'info', context: 'Server', msg: expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+$/) }));
-    expect(parsed).toContainEqual(expect.objectContaining({ msg: 'request', reqId: 'from-process', route: '/catalog/agent/:id', status: 200 }));
+    expect(parsed).toContainEqual(
+      expect.objectContaining({ level: 'info', context: 'Server', msg: expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+$/) }),
+    );
+    expect(parsed).toContainEqual(
+      expect.objectContaining({ msg: 'request', reqId: 'from-process', route: '/catalog/agent/:id', status: 200 }),
+    );
     expect(service.output()).not.toContain('Bearer');
   });
 

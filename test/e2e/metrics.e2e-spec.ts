@@ -56,7 +56,12 @@ describe.each(databaseKinds())('metrics (%s)', (kind) => {
 
   it('exposes event-loop lag and the process metrics', async () => {
     const text = await scrape();
-    for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'process_cpu_seconds_total', 'process_resident_memory_bytes']) {
+    for (const name of [
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_eventloop_lag_p99_seconds',
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+    ]) {
       expect(sample(text, name)).toBeGreaterThanOrEqual(0);
     }
   });
@@ -64,7 +69,10 @@ describe.each(databaseKinds())('metrics (%s)', (kind) => {
   it('is public, and documented so (security: [], text/plain)', async () => {
     expect((await exchange(t.url, 'GET', '/metrics', { headers: { Authorization: bearer() } })).status).toBe(200);
     const { body } = await exchange(t.url, 'GET', '/api/doc/swagger.json');
-    expect(body.paths['/metrics'].get).toMatchObject({ security: [], responses: { 200: { content: { 'text/plain': expect.any(Object) } } } });
+    expect(body.paths['/metrics'].get).toMatchObject({
+      security: [],
+      responses: { 200: { content: { 'text/plain': expect.any(Object) } } },
+    });
   });
 });
 

@@ -86,8 +86,9 @@ function twoProcessSuite(kind: DatabaseKind): void {
   it('40 concurrent PUTs over both, each adding a distinct action to one agent: none lost', async () => {
     expect(services).toHaveLength(2);
     const answers = await fire(
-      Array.from({ length: 40 }, (_, i) => (base: string) =>
-        send(base, 'PUT', '/catalog/agent/firewall', { actions: [{ id: `a${i}`, config: { cmd: 'c' } }] }),
+      Array.from(
+        { length: 40 },
+        (_, i) => (base: string) => send(base, 'PUT', '/catalog/agent/firewall', { actions: [{ id: `a${i}`, config: { cmd: 'c' } }] }),
       ),
     );
     expect(countByStatus(answers)).toEqual({ 200: 40 });

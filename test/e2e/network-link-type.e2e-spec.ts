@@ -39,7 +39,10 @@ describe.each(databaseKinds())('Network link type specifics on %s', (kind) => {
   });
 
   it('renames a type by update (the spec example)', async () => {
-    const response = await request(t.url).put('/type/network-link/slice').set('Authorization', basic()).send({ id: 'slice', name: 'Network slice' });
+    const response = await request(t.url)
+      .put('/type/network-link/slice')
+      .set('Authorization', basic())
+      .send({ id: 'slice', name: 'Network slice' });
     expect(response.status).toBe(200);
     expect(response.body[0].message).toBe('Network link type with id=slice correctly updated');
   });

@@ -44,7 +44,9 @@ describe.each(databaseKinds())('Network link specifics on %s', (kind) => {
     const missing = await api.update('network-link', { id: 'eth1', type_id: 'pnt2pnt' });
     expect(missing.status).toBe(406);
     expect(missing.body[0].message).toEqual({ type_id: 'Network link type with id=pnt2pnt not found' });
-    expect((await request(t.url).post('/type/network-link').set('Authorization', basic()).send({ id: 'wifi', name: 'Wi-Fi' })).status).toBe(201);
+    expect((await request(t.url).post('/type/network-link').set('Authorization', basic()).send({ id: 'wifi', name: 'Wi-Fi' })).status).toBe(
+      201,
+    );
     expect((await api.update('network-link', { id: 'eth1', type_id: 'wifi' })).status).toBe(200);
     expect((await request(t.url).delete('/type/network-link/wifi').set('Authorization', basic())).status).toBe(205);
     expect((await api.update('network-link', { id: 'eth1', type_id: 'wifi', description: 'radio' })).status).toBe(200);

@@ -56,7 +56,10 @@ describe.each(databaseKinds())('Pipeline specifics on %s', (kind) => {
   });
 
   it('refuses a list naming a missing agent instance or algorithm instance', async () => {
-    const agents = await api.create('pipeline', pipeline('bad-agents', { agent_instance_ids: ['nprobe@apache-server', 'packetbeat@apache-server'] }));
+    const agents = await api.create(
+      'pipeline',
+      pipeline('bad-agents', { agent_instance_ids: ['nprobe@apache-server', 'packetbeat@apache-server'] }),
+    );
     expect(agents.status).toBe(406);
     expect(agents.body[0].message).toEqual({ agent_instance_ids: 'Agent instance with id=packetbeat@apache-server not found' });
     const algorithms = await api.create('pipeline', pipeline('bad-algorithms', { algorithm_instance_ids: ['ddos-predictor-2'] }));
@@ -65,10 +68,16 @@ describe.each(databaseKinds())('Pipeline specifics on %s', (kind) => {
   });
 
   it('checks a string of ids line by line and stores the string as sent', async () => {
-    const record = pipeline('lines', { agent_instance_ids: 'nprobe@apache-server\r\nfirewall@apache-server\n', algorithm_instance_ids: 'ddos-predictor-1' });
+    const record = pipeline('lines', {
+      agent_instance_ids: 'nprobe@apache-server\r\nfirewall@apache-server\n',
+      algorithm_instance_ids: 'ddos-predictor-1',
+    });
     expect((await api.create('pipeline', record)).status).toBe(201);
     expect((await api.read('pipeline', 'lines')).text).toBe(JSON.stringify([record]));
-    const missing = await api.create('pipeline', pipeline('bad-lines', { agent_instance_ids: 'nprobe@apache-server\nghost@apache-server' }));
+    const missing = await api.create(
+      'pipeline',
+      pipeline('bad-lines', { agent_instance_ids: 'nprobe@apache-server\nghost@apache-server' }),
+    );
     expect(missing.status).toBe(406);
     expect(missing.body[0].message).toEqual({ agent_instance_ids: 'Agent instance with id=ghost@apache-server not found' });
   });
@@ -88,7 +97,9 @@ describe.each(databaseKinds())('Pipeline specifics on %s', (kind) => {
       ['pipeline', pipeline('stale', { algorithm_instance_ids: ['ddos-predictor-9'] })],
     ]);
     expect((await api.remove('instance/algorithm', 'ddos-predictor-9')).status).toBe(205);
-    expect((await api.update('pipeline', { id: 'stale', algorithm_instance_ids: ['ddos-predictor-9', 'ddos-predictor-1'] })).status).toBe(200);
+    expect((await api.update('pipeline', { id: 'stale', algorithm_instance_ids: ['ddos-predictor-9', 'ddos-predictor-1'] })).status).toBe(
+      200,
+    );
   });
 
   it('accepts any status text (no enum)', async () => {

@@ -7,7 +7,11 @@ import { databaseKinds } from '../support/test-databases';
 // Values that one database takes in its stride and the other refuses or mangles.
 describe.each(databaseKinds())('values at the edges of the databases on %s', (kind) => {
   let t: TestApp;
-  const post = (body: unknown) => request(t.url).post('/event').set('Authorization', bearer()).send(body as object);
+  const post = (body: unknown) =>
+    request(t.url)
+      .post('/event')
+      .set('Authorization', bearer())
+      .send(body as object);
   const ids = async (where: unknown) => {
     const response = await request(t.url).get('/event').set('Authorization', bearer()).send({ where });
     return response.status === 404 ? [] : response.body.map((record: { id: string }) => record.id);
@@ -45,7 +49,11 @@ describe.each(databaseKinds())('values at the edges of the databases on %s', (ki
   });
 
   it('refuses a number that does not survive the round trip (1e400) with 400', async () => {
-    const response = await request(t.url).post('/event').set('Authorization', bearer()).set('Content-Type', 'application/json').send('{"id":"huge","n":1e400}');
+    const response = await request(t.url)
+      .post('/event')
+      .set('Authorization', bearer())
+      .set('Content-Type', 'application/json')
+      .send('{"id":"huge","n":1e400}');
     expect(response.status).toBe(400);
     expect(response.body[0].message).toBe('body contains a number out of range');
   });

@@ -28,7 +28,10 @@ if (kinds.length === 0) {
       const batch = Array.from({ length: 5000 }, (_, offset) => {
         const i = start + offset;
         const source = `10.${i % 250}.${Math.floor(i / 250) % 250}.${i % 7}`;
-        return { id: `ev-${i}`, doc: { id: `ev-${i}`, source, timestamp: 1_763_700_000 + i, severity: i % 10, host: { name: `host-${i % 10_000}` } } };
+        return {
+          id: `ev-${i}`,
+          doc: { id: `ev-${i}`, source, timestamp: 1_763_700_000 + i, severity: i % 10, host: { name: `host-${i % 10_000}` } },
+        };
       });
       await store.insert('event', batch, EVENT_INDEX);
     }
@@ -52,8 +55,14 @@ if (kinds.length === 0) {
     ['in on a declared field', { where: { in: { target: 'source', expr: ['10.1.1.1', '10.2.2.2'] } } }],
     ['exists below a declared field', { where: { exists: { target: 'source.city' } } }],
     ['number equality', { where: { equals: { target: 'timestamp', expr: 1_763_704_242 } } }],
-    ['a conjunction', { where: { and: [{ equals: { target: 'source', expr: '10.7.0.0' } }, { gt: { target: 'timestamp', expr: 1_763_700_000 } }] } }],
-    ['a declared field with an undeclared one', { where: { and: [{ equals: { target: 'source', expr: '10.7.0.0' } }, { equals: { target: 'host.name', expr: 'host-7' } }] } }],
+    [
+      'a conjunction',
+      { where: { and: [{ equals: { target: 'source', expr: '10.7.0.0' } }, { gt: { target: 'timestamp', expr: 1_763_700_000 } }] } },
+    ],
+    [
+      'a declared field with an undeclared one',
+      { where: { and: [{ equals: { target: 'source', expr: '10.7.0.0' } }, { equals: { target: 'host.name', expr: 'host-7' } }] } },
+    ],
   ])('%s uses the value index, never a sequential scan', async (_label, query) => {
     const text = await plan(query);
     expect(text).toMatch(/Index (Only )?Scan using inventory_value_(text|num)|Bitmap Index Scan on inventory_value_(text|num)/);
@@ -72,6 +81,8 @@ if (kinds.length === 0) {
       return response.body.map((record: { id: string }) => record.id);
     };
     expect(await ids({ equals: { target: 'source', expr: '10.42.0.0' } })).toEqual(['ev-42']);
-    expect(await ids({ equals: { target: 'host.name', expr: 'host-42' } })).toEqual(Array.from({ length: 10 }, (_, k) => `ev-${42 + k * 10_000}`));
+    expect(await ids({ equals: { target: 'host.name', expr: 'host-42' } })).toEqual(
+      Array.from({ length: 10 }, (_, k) => `ev-${42 + k * 10_000}`),
+    );
   });
 });

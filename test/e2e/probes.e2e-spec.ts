@@ -44,7 +44,7 @@ async function slowCreate(url: string, id: string): Promise<{ finish(): void; st
   let received = '';
   const statusLine = new Promise<string>((resolve, reject) => {
     socket.on('data', (chunk) => {
-      received += chunk;
+      received += String(chunk);
       if (received.includes('\r\n')) resolve(received.split('\r\n')[0]);
     });
     socket.on('close', () => resolve(received.split('\r\n')[0]));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
-import { JsonObject, parseRecordQuery, projectRecord, QueryEvaluator, recordStoreFor, RecordStore, SelectionSpec, ValueIndex } from '@inventory/crud';
+import { parseRecordQuery, projectRecord, QueryEvaluator, recordStoreFor, RecordStore, SelectionSpec, ValueIndex } from '@inventory/crud';
 import { dataSourceOptions } from '../../apps/inventory/src/database/data-source-options';
 import { answer, Clause, Doc, Json, matches, OrderTermJson, project } from '../support/query-reference';
 import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
@@ -23,14 +23,41 @@ const KEYS = ['a', 'b', 'n', 's', 'list', 'id', 'toString', 'valueOf', 'length']
 const FIELD_KEYS = KEYS.filter((key) => key !== 'id');
 
 const text = fc.oneof(
-  { weight: 4, arbitrary: fc.string({ unit: fc.constantFrom('a', 'b', 'A', '5', '1', '.', '*', '?', '%', '_', '[', 'é', '😀', ' ', '\u0000', '\u0001'), maxLength: 4 }) },
+  {
+    weight: 4,
+    arbitrary: fc.string({
+      unit: fc.constantFrom('a', 'b', 'A', '5', '1', '.', '*', '?', '%', '_', '[', 'é', '😀', ' ', '\u0000', '\u0001'),
+      maxLength: 4,
+    }),
+  },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('', '5', '10', '-3.5', '1e+21', 'true', 'false', 'null', 'ＡＢ', '\uffff', 'line\nbreak', 'x\u0000y', '\u0001', `${'z'.repeat(205)}q`, `${'z'.repeat(205)}r`),
+    arbitrary: fc.constantFrom(
+      '',
+      '5',
+      '10',
+      '-3.5',
+      '1e+21',
+      'true',
+      'false',
+      'null',
+      'ＡＢ',
+      '\uffff',
+      'line\nbreak',
+      'x\u0000y',
+      '\u0001',
+      `${'z'.repeat(205)}q`,
+      `${'z'.repeat(205)}r`,
+    ),
   },
 );
 const number = fc.oneof(fc.integer({ min: -20, max: 20 }), fc.constantFrom(0.5, -3.5, 10, 1e21, 1e-7, 2 ** 53, 7.25));
-const scalar: fc.Arbitrary<Json> = fc.oneof({ weight: 4, arbitrary: text }, { weight: 3, arbitrary: number }, { weight: 1, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constant(null) });
+const scalar: fc.Arbitrary<Json> = fc.oneof(
+  { weight: 4, arbitrary: text },
+  { weight: 3, arbitrary: number },
+  { weight: 1, arbitrary: fc.boolean() },
+  { weight: 1, arbitrary: fc.constant(null) },
+);
 
 const value: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
   value: fc.oneof(
@@ -42,32 +69,59 @@ const value: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
 })).value;
 
 const IDS = ['r1', 'r2', 'r3', 'r10', 'R', '9', '10', 'é', '😀', 'a-b', 'ｚ', 'z'];
-const records = fc
-  .uniqueArray(fc.constantFrom(...IDS), { maxLength: 10 })
-  .chain((ids) =>
-    fc.tuple(
-      ...ids.map((id) =>
-        fc
-          .record({ a: scalar, s: text, list: fc.array(scalar, { maxLength: 3 }), more: fc.dictionary(fc.constantFrom(...FIELD_KEYS), value, { maxKeys: 3 }) }, { requiredKeys: [] })
-          .map(({ more, ...fields }) => ({ id, ...more, ...fields }) as Doc),
-      ),
+const records = fc.uniqueArray(fc.constantFrom(...IDS), { maxLength: 10 }).chain((ids) =>
+  fc.tuple(
+    ...ids.map((id) =>
+      fc
+        .record(
+          {
+            a: scalar,
+            s: text,
+            list: fc.array(scalar, { maxLength: 3 }),
+            more: fc.dictionary(fc.constantFrom(...FIELD_KEYS), value, { maxKeys: 3 }),
+          },
+          { requiredKeys: [] },
+        )
+        .map(({ more, ...fields }) => ({ id, ...more, ...fields })),
     ),
-  );
+  ),
+);
 
 // Mostly the few top-level fields every record set has, so that conditions meet values often.
 const path = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom('a', 's', 'list') },
   { weight: 2, arbitrary: fc.array(fc.constantFrom(...KEYS), { minLength: 1, maxLength: 3 }).map((segments) => segments.join('.')) },
 );
-const PATTERNS = ['a.*', '.*b', 'a|b', '[ab]+', '5', '1.*', 'tru.', 'a{1,3}', '(?:ab)*', '.', '', '\\d+', '.{0,3}', 'z+q', '[^a]*', '-?\\d+(?:\\.\\d+)?'];
+const PATTERNS = [
+  'a.*',
+  '.*b',
+  'a|b',
+  '[ab]+',
+  '5',
+  '1.*',
+  'tru.',
+  'a{1,3}',
+  '(?:ab)*',
+  '.',
+  '',
+  '\\d+',
+  '.{0,3}',
+  'z+q',
+  '[^a]*',
+  '-?\\d+(?:\\.\\d+)?',
+];
 
 const leaf: fc.Arbitrary<Clause> = fc.oneof(
   path.chain((target) => fc.oneof(scalar, value).map((expr) => ({ equals: { target, expr } }))),
   path.chain((target) => fc.array(scalar, { maxLength: 4 }).map((expr) => ({ in: { target, expr } }))),
-  path.chain((target) => fc.tuple(fc.constantFrom('lt', 'lte', 'gt', 'gte'), fc.oneof(text, number)).map(([op, expr]) => ({ [op]: { target, expr } }))),
+  path.chain((target) =>
+    fc.tuple(fc.constantFrom('lt', 'lte', 'gt', 'gte'), fc.oneof(text, number)).map(([op, expr]) => ({ [op]: { target, expr } })),
+  ),
   path.map((target) => ({ exists: { target } })),
   path.chain((target) =>
-    fc.string({ unit: fc.constantFrom('a', 'b', '*', '?', '5', '.', '%', '_', '[', 'z', '😀', '\u0000', '\u0001'), maxLength: 4 }).map((expr) => ({ wildcard: { target, expr } })),
+    fc
+      .string({ unit: fc.constantFrom('a', 'b', '*', '?', '5', '.', '%', '_', '[', 'z', '😀', '\u0000', '\u0001'), maxLength: 4 })
+      .map((expr) => ({ wildcard: { target, expr } })),
   ),
   path.chain((target) => fc.constantFrom(...PATTERNS).map((expr) => ({ reg_exp: { target, expr } }))),
 );
@@ -92,7 +146,9 @@ interface Query {
 const query: fc.Arbitrary<Query> = fc.record(
   {
     where,
-    order: fc.array(fc.record({ target: fc.oneof(path, fc.constant('id')), mode: fc.constantFrom('asc' as const, 'desc' as const) }), { maxLength: 3 }),
+    order: fc.array(fc.record({ target: fc.oneof(path, fc.constant('id')), mode: fc.constantFrom('asc' as const, 'desc' as const) }), {
+      maxLength: 3,
+    }),
     limit: fc.tuple(fc.nat(4), fc.nat(4)).map(([from, more]) => ({ from, to: from + more })),
     select: fc.uniqueArray(path, { minLength: 1, maxLength: 4 }),
   },
@@ -108,7 +164,9 @@ describe.each(databaseKinds())('queries agree: SQL, in memory, evaluator and ref
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     const url = database.url;
-    dataSource = await new DataSource(dataSourceOptions(kind === 'sqlite' ? { type: 'sqlite', path: url.slice('sqlite:'.length) } : { type: 'postgres', url })).initialize();
+    dataSource = await new DataSource(
+      dataSourceOptions(kind === 'sqlite' ? { type: 'sqlite', path: url.slice('sqlite:'.length) } : { type: 'postgres', url }),
+    ).initialize();
     await dataSource.runMigrations({ transaction: 'all' });
     store = recordStoreFor(dataSource);
   });
@@ -132,57 +190,81 @@ describe.each(databaseKinds())('queries agree: SQL, in memory, evaluator and ref
     return { ids, docs };
   }
 
-  it('every query answers as the reference does, through every path', async () => {
-    await fc.assert(
-      fc.asyncProperty(records, fc.array(query, { minLength: 1, maxLength: 4 }), async (sent, queries) => {
-        run += 1;
-        // What the service stores and reads back is the JSON text: -0 becomes 0, and so on.
-        const docs = sent.map((doc) => JSON.parse(JSON.stringify(doc)) as Doc);
-        const bySql = `s${run}`;
-        const inMemory = `m${run}`;
-        await store.insert(bySql, docs.map((doc) => ({ id: doc.id as string, doc: doc as JsonObject })), EVERYTHING);
-        await store.insert(inMemory, docs.map((doc) => ({ id: doc.id as string, doc: doc as JsonObject })), NOTHING);
+  it(
+    'every query answers as the reference does, through every path',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(records, fc.array(query, { minLength: 1, maxLength: 4 }), async (sent, queries) => {
+          run += 1;
+          // What the service stores and reads back is the JSON text: -0 becomes 0, and so on.
+          const docs = sent.map((doc) => JSON.parse(JSON.stringify(doc)) as Doc);
+          const bySql = `s${run}`;
+          const inMemory = `m${run}`;
+          await store.insert(
+            bySql,
+            docs.map((doc) => ({ id: doc.id as string, doc: doc })),
+            EVERYTHING,
+          );
+          await store.insert(
+            inMemory,
+            docs.map((doc) => ({ id: doc.id as string, doc: doc })),
+            NOTHING,
+          );
 
-        for (const sentQuery of queries) {
-          const parsed = parseRecordQuery(sentQuery, { allowSelect: true });
-          const { select, ...selection } = parsed;
-          const expected = answer(docs, sentQuery);
-          const expectedIds = expected.map((doc) => doc.id);
-          const context = { query: sentQuery, records: docs };
+          for (const sentQuery of queries) {
+            const parsed = parseRecordQuery(sentQuery, { allowSelect: true });
+            const { select, ...selection } = parsed;
+            const expected = answer(docs, sentQuery);
+            const expectedIds = expected.map((doc) => doc.id);
+            const context = { query: sentQuery, records: docs };
 
-          const sql = await readAll({ family: bySql, valueIndex: EVERYTHING, ...selection });
-          expect({ ...context, path: 'sql', ids: sql.ids }).toEqual({ ...context, path: 'sql', ids: expectedIds });
-          expect(sql.docs).toEqual(expected);
-          const memory = await readAll({ family: inMemory, valueIndex: NOTHING, ...selection });
-          expect({ ...context, path: 'memory', ids: memory.ids }).toEqual({ ...context, path: 'memory', ids: expectedIds });
+            const sql = await readAll({ family: bySql, valueIndex: EVERYTHING, ...selection });
+            expect({ ...context, path: 'sql', ids: sql.ids }).toEqual({ ...context, path: 'sql', ids: expectedIds });
+            expect(sql.docs).toEqual(expected);
+            const memory = await readAll({ family: inMemory, valueIndex: NOTHING, ...selection });
+            expect({ ...context, path: 'memory', ids: memory.ids }).toEqual({ ...context, path: 'memory', ids: expectedIds });
 
-          if (parsed.where) {
-            const evaluator = new QueryEvaluator(parsed.where);
-            for (const doc of docs) {
-              expect({ ...context, doc, path: 'evaluator', matches: evaluator.matches(doc as JsonObject) }).toEqual({ ...context, doc, path: 'evaluator', matches: matches(sentQuery.where!, doc) });
+            if (parsed.where) {
+              const evaluator = new QueryEvaluator(parsed.where);
+              for (const doc of docs) {
+                expect({ ...context, doc, path: 'evaluator', matches: evaluator.matches(doc) }).toEqual({
+                  ...context,
+                  doc,
+                  path: 'evaluator',
+                  matches: matches(sentQuery.where!, doc),
+                });
+              }
+            }
+            if (select) {
+              for (const doc of sql.docs) {
+                const got = JSON.stringify(projectRecord(doc, select));
+                expect({ ...context, doc, select: got }).toEqual({
+                  ...context,
+                  doc,
+                  select: JSON.stringify(project(doc, sentQuery.select!)),
+                });
+              }
             }
           }
-          if (select) {
-            for (const doc of sql.docs) {
-              const got = JSON.stringify(projectRecord(doc as JsonObject, select));
-              expect({ ...context, doc, select: got }).toEqual({ ...context, doc, select: JSON.stringify(project(doc, sentQuery.select!)) });
-            }
-          }
-        }
 
-        // A delete removes what a read of the same query answers, in the same order.
-        const last = queries[queries.length - 1];
-        const deleting = { where: last.where, order: last.order, limit: last.limit };
-        const { select: _none, ...spec } = parseRecordQuery(deleting, { allowSelect: false });
-        const expectedDeleted = answer(docs, deleting).map((doc) => doc.id);
-        for (const [family, valueIndex] of [[bySql, EVERYTHING], [inMemory, NOTHING]] as const) {
-          const deleted = await store.delete({ family, valueIndex, ...spec });
-          expect({ query: deleting, family, deleted }).toEqual({ query: deleting, family, deleted: expectedDeleted });
-          const left = await readAll({ family, valueIndex, order: [], offset: 0 });
-          expect(left.ids).toEqual(docs.map((doc) => doc.id).filter((id) => !expectedDeleted.includes(id)));
-        }
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-  }, 60_000 + RUNS * 100);
+          // A delete removes what a read of the same query answers, in the same order.
+          const last = queries[queries.length - 1];
+          const deleting = { where: last.where, order: last.order, limit: last.limit };
+          const { select: _none, ...spec } = parseRecordQuery(deleting, { allowSelect: false });
+          const expectedDeleted = answer(docs, deleting).map((doc) => doc.id);
+          for (const [family, valueIndex] of [
+            [bySql, EVERYTHING],
+            [inMemory, NOTHING],
+          ] as const) {
+            const deleted = await store.delete({ family, valueIndex, ...spec });
+            expect({ query: deleting, family, deleted }).toEqual({ query: deleting, family, deleted: expectedDeleted });
+            const left = await readAll({ family, valueIndex, order: [], offset: 0 });
+            expect(left.ids).toEqual(docs.map((doc) => doc.id).filter((id) => !expectedDeleted.includes(id)));
+          }
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+    },
+    60_000 + RUNS * 100,
+  );
 });

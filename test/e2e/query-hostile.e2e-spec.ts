@@ -29,7 +29,8 @@ describe.each(databaseKinds())('hostile queries over HTTP on %s (issue 11)', (ki
   const as = (path: string) => (path.startsWith('/type/network-link') ? basic() : bearer());
   const send = (method: string, path: string, body?: unknown) => sendJson(t.url, method, path, { body, authorization: as(path) });
   const read = (body: unknown, path = '/event') => send('GET', path, body);
-  const ids = (answer: JsonAnswer) => (answer.status === 200 ? (answer.body as { id: string }[]).map((record) => record.id) : answer.status);
+  const ids = (answer: JsonAnswer) =>
+    answer.status === 200 ? (answer.body as { id: string }[]).map((record) => record.id) : answer.status;
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -40,7 +41,16 @@ describe.each(databaseKinds())('hostile queries over HTTP on %s (issue 11)', (ki
   describe('a path naming an inherited property is an ordinary field name', () => {
     it('select answers 200 with own fields only and changes no prototype (was: pollution, or 500)', async () => {
       const before = prototypeSnapshot();
-      for (const select of [['hasOwnProperty.polluted'], ['toString.call.x'], ['toString.name'], ['valueOf.length'], ['__proto__.polluted'], ['constructor.prototype.x'], ['prototype'], ['constructor', 'constructor.name']]) {
+      for (const select of [
+        ['hasOwnProperty.polluted'],
+        ['toString.call.x'],
+        ['toString.name'],
+        ['valueOf.length'],
+        ['__proto__.polluted'],
+        ['constructor.prototype.x'],
+        ['prototype'],
+        ['constructor', 'constructor.name'],
+      ]) {
         const answer = await read({ select, where: { equals: { target: 'id', expr: 'e1' } } });
         expect({ select, status: answer.status, body: answer.body }).toEqual({ select, status: 200, body: [{ id: 'e1' }] });
       }
@@ -50,38 +60,67 @@ describe.each(databaseKinds())('hostile queries over HTTP on %s (issue 11)', (ki
     });
 
     it('matches a field the record itself holds under such a name, and nothing else', async () => {
-      const e2 = await read({ select: ['toString.name', 'valueOf.length', 'hasOwnProperty'], where: { equals: { target: 'id', expr: 'e2' } } });
+      const e2 = await read({
+        select: ['toString.name', 'valueOf.length', 'hasOwnProperty'],
+        where: { equals: { target: 'id', expr: 'e2' } },
+      });
       expect(e2.body).toEqual([{ id: 'e2', toString: { name: 'own' }, valueOf: [{ length: 7 }], hasOwnProperty: 'yes' }]);
       expect(ids(await read({ where: { exists: { target: 'toString.name' } } }))).toEqual(['e2']);
       expect(ids(await read({ where: { exists: { target: 'length' } } }))).toEqual(['e3']);
       expect(ids(await read({ where: { equals: { target: 'toString.call.x', expr: 1 } } }))).toEqual(['e2']);
       expect(ids(await read({ where: { exists: { target: 'valueOf.length' } } }))).toEqual(['e2']);
-      for (const target of ['constructor', '__proto__', 'prototype', 'constructor.name', 'toString.length', 'name.length', 'source.length']) {
+      for (const target of [
+        'constructor',
+        '__proto__',
+        'prototype',
+        'constructor.name',
+        'toString.length',
+        'name.length',
+        'source.length',
+      ]) {
         expect({ target, answer: ids(await read({ where: { exists: { target } } })) }).toEqual({ target, answer: 404 });
       }
-      expect(ids(await read({ where: { not: { exists: { target: 'constructor.name' } } }, order: [{ target: '__proto__' }, { target: 'toString.name', mode: 'desc' }] }))).toEqual(['e2', 'e1', 'e3']);
+      expect(
+        ids(
+          await read({
+            where: { not: { exists: { target: 'constructor.name' } } },
+            order: [{ target: '__proto__' }, { target: 'toString.name', mode: 'desc' }],
+          }),
+        ),
+      ).toEqual(['e2', 'e1', 'e3']);
     });
 
     it('network link types (every path indexed, so SQL decides) answer alike', async () => {
       for (const target of ['toString.name', 'constructor', '__proto__.x', 'hasOwnProperty']) {
         expect((await read({ where: { exists: { target } } }, '/type/network-link')).status).toBe(404);
       }
-      const answer = await read({ select: ['toString.name', 'name'], where: { equals: { target: 'id', expr: 'p2p' } } }, '/type/network-link');
+      const answer = await read(
+        { select: ['toString.name', 'name'], where: { equals: { target: 'id', expr: 'p2p' } } },
+        '/type/network-link',
+      );
       expect(answer.body).toEqual([{ id: 'p2p', name: 'Point to Point' }]);
     });
   });
 
   it('select is exact: a path below one kept whole adds nothing', async () => {
     expect((await read({ select: ['id.x'], where: { equals: { target: 'id', expr: 'e1' } } })).body).toEqual([{ id: 'e1' }]);
-    expect((await read({ select: ['a', 'a.b'], where: { equals: { target: 'id', expr: 'e1' } } })).body).toEqual([{ id: 'e1', a: { b: 1, c: 2 } }]);
-    expect((await read({ select: ['a.b', 'a'], where: { equals: { target: 'id', expr: 'e1' } } })).body).toEqual([{ id: 'e1', a: { b: 1, c: 2 } }]);
-    expect((await read({ select: ['a.c', 'x'], where: { equals: { target: 'id', expr: 'e1' } } })).body).toEqual([{ id: 'e1', a: { c: 2 }, x: 3 }]);
+    expect((await read({ select: ['a', 'a.b'], where: { equals: { target: 'id', expr: 'e1' } } })).body).toEqual([
+      { id: 'e1', a: { b: 1, c: 2 } },
+    ]);
+    expect((await read({ select: ['a.b', 'a'], where: { equals: { target: 'id', expr: 'e1' } } })).body).toEqual([
+      { id: 'e1', a: { b: 1, c: 2 } },
+    ]);
+    expect((await read({ select: ['a.c', 'x'], where: { equals: { target: 'id', expr: 'e1' } } })).body).toEqual([
+      { id: 'e1', a: { c: 2 }, x: 3 },
+    ]);
   });
 
   describe('every query within the caps is answered (was: too many SQL variables / bind error, 500)', () => {
     // 10,000 in values: the most a query may hold, in ten lists of the most a list may hold.
     const tenThousand = (target: string, hit: string) => ({
-      or: Array.from({ length: 10 }, (_, leaf) => ({ in: { target, expr: leaf === 7 ? [...distinct(`v${leaf}`, 999), hit] : distinct(`v${leaf}`, 1000) } })),
+      or: Array.from({ length: 10 }, (_, leaf) => ({
+        in: { target, expr: leaf === 7 ? [...distinct(`v${leaf}`, 999), hit] : distinct(`v${leaf}`, 1000) },
+      })),
     });
 
     it.each([
@@ -94,7 +133,11 @@ describe.each(databaseKinds())('hostile queries over HTTP on %s (issue 11)', (ki
     });
 
     it('GET with 100 x 100 in values, numbers and strings mixed', async () => {
-      const where = { or: Array.from({ length: 100 }, (_, leaf) => ({ in: { target: leaf % 2 ? 'b' : 'source', expr: [...distinct(`w${leaf}`, 99), leaf === 1 ? 5 : leaf] } })) };
+      const where = {
+        or: Array.from({ length: 100 }, (_, leaf) => ({
+          in: { target: leaf % 2 ? 'b' : 'source', expr: [...distinct(`w${leaf}`, 99), leaf === 1 ? 5 : leaf] },
+        })),
+      };
       expect(ids(await read({ where }))).toEqual(['e1']);
     });
 
@@ -104,7 +147,14 @@ describe.each(databaseKinds())('hostile queries over HTTP on %s (issue 11)', (ki
       const gone = await send('DELETE', '/type/network-link', { where: tenThousand('name', 'Doomed') });
       expect(gone.status).toBe(205);
       expect(gone.body).toHaveLength(1);
-      expect((await send('POST', '/event', [{ id: 'd1', source: 'doomed' }, { id: 'd2', kind: 'doomed' }])).status).toBe(201);
+      expect(
+        (
+          await send('POST', '/event', [
+            { id: 'd1', source: 'doomed' },
+            { id: 'd2', kind: 'doomed' },
+          ])
+        ).status,
+      ).toBe(201);
       expect((await send('DELETE', '/event', { where: tenThousand('source', 'doomed') })).status).toBe(205);
       expect((await send('DELETE', '/event', { where: tenThousand('kind', 'doomed') })).status).toBe(205);
       expect(ids(await read({}))).toEqual(['e1', 'e2', 'e3']);
@@ -113,7 +163,11 @@ describe.each(databaseKinds())('hostile queries over HTTP on %s (issue 11)', (ki
 
   describe('past a cap: 400 naming it', () => {
     it.each([
-      ['40 x 1,000 in values', { where: { or: Array.from({ length: 40 }, (_, leaf) => ({ in: { target: 'source', expr: distinct(`v${leaf}`, 1000) } })) } }, /more than 10000 in values in total/],
+      [
+        '40 x 1,000 in values',
+        { where: { or: Array.from({ length: 40 }, (_, leaf) => ({ in: { target: 'source', expr: distinct(`v${leaf}`, 1000) } })) } },
+        /more than 10000 in values in total/,
+      ],
       ['{1000}', { where: { reg_exp: { target: 'source', expr: '(?:y|yy){1000}' } } }, /counted repetition above 100/],
       ['{2,1000}', { where: { reg_exp: { target: 'source', expr: 'a{2,1000}' } } }, /counted repetition above 100/],
       ['{101,}', { where: { reg_exp: { target: 'source', expr: 'a{101,}' } } }, /counted repetition above 100/],
@@ -129,18 +183,27 @@ describe.each(databaseKinds())('hostile queries over HTTP on %s (issue 11)', (ki
 
     it('the caps themselves are within: {100}, 16 order terms', async () => {
       expect(ids(await read({ where: { reg_exp: { target: 'source', expr: '(?:[0-9]|\\.){1,100}' } } }))).toEqual(['e1', 'e2', 'e3']);
-      expect(ids(await read({ order: Array.from({ length: 16 }, (_, i) => ({ target: i % 2 ? 'source' : `f${i}`, mode: 'desc' })) }))).toEqual(['e3', 'e2', 'e1']);
+      expect(
+        ids(await read({ order: Array.from({ length: 16 }, (_, i) => ({ target: i % 2 ? 'source' : `f${i}`, mode: 'desc' })) })),
+      ).toEqual(['e3', 'e2', 'e1']);
     });
   });
 
   describe('?q= obeys every rule of a JSON body (was: 404, or 500 for deep nesting)', () => {
     // Brackets may stand unencoded in a URL: 4,000 of each encoded would pass the header limit (431).
     const viaQ = (text: string) =>
-      sendJson(t.url, 'GET', `/event?q=${encodeURIComponent(text).replace(/%5B/g, '[').replace(/%5D/g, ']')}`, { authorization: bearer(), ownConnection: true });
+      sendJson(t.url, 'GET', `/event?q=${encodeURIComponent(text).replace(/%5B/g, '[').replace(/%5D/g, ']')}`, {
+        authorization: bearer(),
+        ownConnection: true,
+      });
 
     it.each([
       ['a list nested 4,000 deep', `${'['.repeat(4000)}${']'.repeat(4000)}`, /nested deeper than 32 levels/],
-      ['nesting 40 deep inside a where', `{"where":{"equals":{"target":"a","expr":${'['.repeat(40)}${']'.repeat(40)}}}}`, /nested deeper than 32 levels/],
+      [
+        'nesting 40 deep inside a where',
+        `{"where":{"equals":{"target":"a","expr":${'['.repeat(40)}${']'.repeat(40)}}}}`,
+        /nested deeper than 32 levels/,
+      ],
       ['__proto__ inside an expr', '{"where":{"equals":{"target":"a","expr":{"__proto__":{"polluted":1}}}}}', /forbidden key "__proto__"/],
       ['constructor inside an expr', '{"where":{"in":{"target":"a","expr":[{"constructor":1}]}}}', /forbidden key "constructor"/],
       ['prototype as a query field', '{"prototype":1}', /forbidden key "prototype"/],
@@ -172,11 +235,16 @@ describe.each(databaseKinds())('?q= and the body limit on %s (issue 11)', (kind)
     expect(Buffer.byteLength(JSON.stringify(query))).toBeGreaterThan(1024);
     const asBody = await sendJson(t.url, 'GET', '/event', { body: query, authorization: bearer(), ownConnection: true });
     expect(asBody.status).toBe(413);
-    const viaQ = await sendJson(t.url, 'GET', `/event?q=${encodeURIComponent(JSON.stringify(query))}`, { authorization: bearer(), ownConnection: true });
+    const viaQ = await sendJson(t.url, 'GET', `/event?q=${encodeURIComponent(JSON.stringify(query))}`, {
+      authorization: bearer(),
+      ownConnection: true,
+    });
     expect(viaQ.status).toBe(413);
     expect(viaQ.body[0].message).toBe('?q= is larger than 1024 bytes');
     const small = { where: { in: { target: 'source', expr: distinct('s', 3) } } };
-    expect((await sendJson(t.url, 'GET', `/event?q=${encodeURIComponent(JSON.stringify(small))}`, { authorization: bearer() })).status).toBe(404);
+    expect(
+      (await sendJson(t.url, 'GET', `/event?q=${encodeURIComponent(JSON.stringify(small))}`, { authorization: bearer() })).status,
+    ).toBe(404);
   });
 });
 
@@ -193,7 +261,11 @@ describe.each(databaseKinds())('a query that runs long on %s (issue 11)', (kind)
     t = await createTestApp(kind, { env: { INVENTORY_QUERY_TIMEOUT: `${BUDGET_SECONDS}s` } });
     for (let start = 0; start < HEAVY_RECORDS; start += 1000) {
       // ~6 MB in all: more than loopback socket buffers hold, so a paused reader holds the answer up.
-      const batch = Array.from({ length: 1000 }, (_, k) => ({ id: `h${start + k}`, source: `s${(start + k) % 10}`, text: 'y'.repeat(1200 + ((start + k) % 100)) }));
+      const batch = Array.from({ length: 1000 }, (_, k) => ({
+        id: `h${start + k}`,
+        source: `s${(start + k) % 10}`,
+        text: 'y'.repeat(1200 + ((start + k) % 100)),
+      }));
       expect((await send('POST', '/event', batch)).status).toBe(201);
     }
   });
@@ -219,22 +291,25 @@ describe.each(databaseKinds())('a query that runs long on %s (issue 11)', (kind)
     return { result, slowestHealthMs, healthAnswers };
   }
 
-  it.each(['GET', 'DELETE'])('%s stops after the budget with the contract answer, /health answering within a second meanwhile', async (method) => {
-    const started = Date.now();
-    const { result, slowestHealthMs, healthAnswers } = await whileAskingHealth(send(method, '/event', { where: HEAVY_WHERE }));
-    const elapsed = Date.now() - started;
-    expect(result.status).toBe(400);
-    expect(result.body[0].message).toBe(`query stopped after ${BUDGET_SECONDS} s: narrow the where or add a limit`);
-    expect(elapsed).toBeGreaterThanOrEqual(BUDGET_SECONDS * 1000 - 50);
-    expect(elapsed).toBeLessThan(BUDGET_SECONDS * 1000 + 3000);
-    // One RE2 match of these patterns can take ~0.2 s while RE2 builds its automaton, so a /health
-    // may wait for a few of them; what the contract asks is that none waits a second.
-    expect(healthAnswers).toBeGreaterThanOrEqual(BUDGET_SECONDS);
-    expect(slowestHealthMs).toBeLessThan(1000);
-    // A delete that ran out of time deleted nothing.
-    const all = await send('GET', '/event', { select: ['id'] });
-    expect(all.body).toHaveLength(HEAVY_RECORDS);
-  });
+  it.each(['GET', 'DELETE'])(
+    '%s stops after the budget with the contract answer, /health answering within a second meanwhile',
+    async (method) => {
+      const started = Date.now();
+      const { result, slowestHealthMs, healthAnswers } = await whileAskingHealth(send(method, '/event', { where: HEAVY_WHERE }));
+      const elapsed = Date.now() - started;
+      expect(result.status).toBe(400);
+      expect(result.body[0].message).toBe(`query stopped after ${BUDGET_SECONDS} s: narrow the where or add a limit`);
+      expect(elapsed).toBeGreaterThanOrEqual(BUDGET_SECONDS * 1000 - 50);
+      expect(elapsed).toBeLessThan(BUDGET_SECONDS * 1000 + 3000);
+      // One RE2 match of these patterns can take ~0.2 s while RE2 builds its automaton, so a /health
+      // may wait for a few of them; what the contract asks is that none waits a second.
+      expect(healthAnswers).toBeGreaterThanOrEqual(BUDGET_SECONDS);
+      expect(slowestHealthMs).toBeLessThan(1000);
+      // A delete that ran out of time deleted nothing.
+      const all = await send('GET', '/event', { select: ['id'] });
+      expect(all.body).toHaveLength(HEAVY_RECORDS);
+    },
+  );
 
   it('a read already streaming when the budget ends is cut off, never ended as if complete', async () => {
     const outcome = await new Promise<{ status: number; ended: boolean; bytes: number; at: number }>((resolve) => {
@@ -250,7 +325,9 @@ describe.each(databaseKinds())('a query that runs long on %s (issue 11)', (kind)
         response.on('data', (chunk: Buffer) => (bytes += chunk.length));
         response.on('end', () => (ended = true));
         response.on('error', () => undefined);
-        response.on('close', () => resolve({ status: response.statusCode!, ended: ended && response.complete, bytes, at: Date.now() - started }));
+        response.on('close', () =>
+          resolve({ status: response.statusCode!, ended: ended && response.complete, bytes, at: Date.now() - started }),
+        );
       });
       reading.on('error', () => undefined);
       reading.end();
@@ -307,15 +384,23 @@ postgresOnly('a PostgreSQL statement running when the budget ends (issue 11)', (
   });
 
   const sleeping = async () =>
-    (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active'")).rows[0].n;
+    (
+      await pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active'",
+      )
+    ).rows[0].n;
 
   it.each([
     ['the budget runs out', () => new QueryBudget(300), QueryTimeoutError],
-    ['the client goes away', () => {
-      const gone = new AbortController();
-      setTimeout(() => gone.abort(), 300);
-      return new QueryBudget(60_000, gone.signal);
-    }, QueryAbortedError],
+    [
+      'the client goes away',
+      () => {
+        const gone = new AbortController();
+        setTimeout(() => gone.abort(), 300);
+        return new QueryBudget(60_000, gone.signal);
+      },
+      QueryAbortedError,
+    ],
   ])('is cancelled in the server when %s, and its connection serves the next statement', async (_when, budgetOf, error) => {
     const client = await pool.connect();
     try {

@@ -28,9 +28,17 @@ const INHERITED = [
 const REFUSED_IN_BODIES = new Set(['__proto__', 'constructor', 'prototype']);
 const HOLDABLE = INHERITED.filter((name) => !REFUSED_IN_BODIES.has(name));
 
-const segment = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...INHERITED) }, { weight: 1, arbitrary: fc.constantFrom('id', 'x', 'source') });
+const segment = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...INHERITED) },
+  { weight: 1, arbitrary: fc.constantFrom('id', 'x', 'source') },
+);
 const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join('.'));
-const scalar: fc.Arbitrary<Json> = fc.oneof(fc.constantFrom('own', 'x', '1', 'call'), fc.integer({ min: -2, max: 3 }), fc.boolean(), fc.constant(null));
+const scalar: fc.Arbitrary<Json> = fc.oneof(
+  fc.constantFrom('own', 'x', '1', 'call'),
+  fc.integer({ min: -2, max: 3 }),
+  fc.boolean(),
+  fc.constant(null),
+);
 
 /** Records that hold some of those names as their own fields, nested and in lists. */
 const held: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
@@ -75,27 +83,35 @@ describe.each(databaseKinds())('paths of inherited names over HTTP on %s (issue 
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    const [records] = fc.sample(fc.array(fc.dictionary(fc.constantFrom(...HOLDABLE), held, { maxKeys: 5 }), { minLength: 12, maxLength: 12 }), { seed: SEED, numRuns: 1 });
-    docs = records.map((fields, i) => ({ id: `p${String(i).padStart(2, '0')}`, source: `s${i % 3}`, ...fields }) as Doc);
+    const [records] = fc.sample(
+      fc.array(fc.dictionary(fc.constantFrom(...HOLDABLE), held, { maxKeys: 5 }), { minLength: 12, maxLength: 12 }),
+      { seed: SEED, numRuns: 1 },
+    );
+    docs = records.map((fields, i) => ({ id: `p${String(i).padStart(2, '0')}`, source: `s${i % 3}`, ...fields }));
     const created = await sendJson(t.url, 'POST', '/event', { body: docs, authorization: bearer() });
     expect(created.status).toBe(201);
   });
   afterAll(async () => t?.close());
 
-  it('never change a prototype, never answer 5xx, and answer what the reference says', async () => {
-    const before = prototypeSnapshot();
-    const token = bearer({}, { expiresIn: 24 * 3600 });
-    await fc.assert(
-      fc.asyncProperty(query, fc.boolean(), async (sent, viaParameter) => {
-        const got = viaParameter
-          ? await sendJson(t.url, 'GET', `/event?q=${encodeURIComponent(JSON.stringify(sent))}`, { authorization: token })
-          : await sendJson(t.url, 'GET', '/event', { body: sent, authorization: token });
-        const expected = answer(docs, sent).map((doc) => project(doc, sent.select));
-        expect({ query: sent, status: got.status }).toEqual({ query: sent, status: expected.length > 0 ? 200 : 404 });
-        if (got.status === 200) expect({ query: sent, body: JSON.stringify(got.body) }).toEqual({ query: sent, body: JSON.stringify(expected) });
-        expect(prototypeSnapshot()).toEqual(before);
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-  }, 60_000 + RUNS * 50);
+  it(
+    'never change a prototype, never answer 5xx, and answer what the reference says',
+    async () => {
+      const before = prototypeSnapshot();
+      const token = bearer({}, { expiresIn: 24 * 3600 });
+      await fc.assert(
+        fc.asyncProperty(query, fc.boolean(), async (sent, viaParameter) => {
+          const got = viaParameter
+            ? await sendJson(t.url, 'GET', `/event?q=${encodeURIComponent(JSON.stringify(sent))}`, { authorization: token })
+            : await sendJson(t.url, 'GET', '/event', { body: sent, authorization: token });
+          const expected = answer(docs, sent).map((doc) => project(doc, sent.select));
+          expect({ query: sent, status: got.status }).toEqual({ query: sent, status: expected.length > 0 ? 200 : 404 });
+          if (got.status === 200)
+            expect({ query: sent, body: JSON.stringify(got.body) }).toEqual({ query: sent, body: JSON.stringify(expected) });
+          expect(prototypeSnapshot()).toEqual(before);
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+    },
+    60_000 + RUNS * 50,
+  );
 });

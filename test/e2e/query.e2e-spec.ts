@@ -7,13 +7,26 @@ const EVENTS = [
   { id: 'e1', source: '10.0.0.1', severity: 3, timestamp: '2026-01-01T10:00:00Z', tags: ['net', 'fw'], host: { name: 'alpha' } },
   { id: 'e2', source: '10.0.0.2', severity: 7, timestamp: '2026-01-02T10:00:00Z', tags: ['net'], host: { name: 'beta' } },
   { id: 'e3', source: '10.0.1.1', severity: '5', timestamp: '2025-12-31T23:59:59Z', host: { name: 'Alpha' } },
-  { id: 'e4', source: '192.168.0.1', severity: 1, up: true, hits: [{ id: 'h1', port: 22 }, { id: 'h2', port: 443 }] },
+  {
+    id: 'e4',
+    source: '192.168.0.1',
+    severity: 1,
+    up: true,
+    hits: [
+      { id: 'h1', port: 22 },
+      { id: 'h2', port: 443 },
+    ],
+  },
   { id: 'e5', note: null, hits: [] },
 ];
 
 describe.each(databaseKinds())('query language over HTTP on %s', (kind) => {
   let t: TestApp;
-  const query = (body: unknown) => request(t.url).get('/event').set('Authorization', bearer()).send(body as object);
+  const query = (body: unknown) =>
+    request(t.url)
+      .get('/event')
+      .set('Authorization', bearer())
+      .send(body as object);
   const ids = async (body: unknown) => {
     const response = await query(body);
     if (response.status === 404) return [];
@@ -54,7 +67,12 @@ describe.each(databaseKinds())('query language over HTTP on %s', (kind) => {
   });
 
   it('orders by a field, numbers numerically, records without it last', async () => {
-    expect(await ids({ where: { exists: { target: 'severity' } }, order: [{ target: 'severity', mode: 'desc' }] })).toEqual(['e2', 'e1', 'e4', 'e3']);
+    expect(await ids({ where: { exists: { target: 'severity' } }, order: [{ target: 'severity', mode: 'desc' }] })).toEqual([
+      'e2',
+      'e1',
+      'e4',
+      'e3',
+    ]);
     expect(await ids({ order: { target: 'timestamp' } })).toEqual(['e3', 'e1', 'e2', 'e4', 'e5']);
   });
 
@@ -70,7 +88,11 @@ describe.each(databaseKinds())('query language over HTTP on %s', (kind) => {
   });
 
   it('does not stall on a catastrophic regular expression', async () => {
-    await request(t.url).post('/event').set('Authorization', bearer()).send({ id: 'redos', text: `${'a'.repeat(5000)}!` }).expect(201);
+    await request(t.url)
+      .post('/event')
+      .set('Authorization', bearer())
+      .send({ id: 'redos', text: `${'a'.repeat(5000)}!` })
+      .expect(201);
     const response = await query({ where: { reg_exp: { target: 'text', expr: '(a+)+$' } } });
     expect(response.status).toBe(404);
   });
@@ -83,7 +105,11 @@ describe.each(databaseKinds())('query language over HTTP on %s', (kind) => {
     expect(all.body.map((record: { i: number }) => record.i)).toEqual(batch.map((record) => record.i));
     const everything = await request(t.url).get('/event').set('Authorization', bearer());
     expect(everything.body).toHaveLength(2500 + EVENTS.length + 1);
-    const window = await query({ where: { equals: { target: 'kind', expr: 'bulk' } }, order: [{ target: 'i', mode: 'desc' }], limit: { from: 1000, to: 1001 } });
+    const window = await query({
+      where: { equals: { target: 'kind', expr: 'bulk' } },
+      order: [{ target: 'i', mode: 'desc' }],
+      limit: { from: 1000, to: 1001 },
+    });
     expect(window.body.map((record: { i: number }) => record.i)).toEqual([1499, 1498]);
   });
 });
@@ -96,10 +122,16 @@ describe('body limit', () => {
   afterAll(async () => t?.close());
 
   it('answers 413 with an envelope past INVENTORY_BODY_LIMIT and accepts a body under it', async () => {
-    const big = await request(t.url).post('/event').set('Authorization', bearer()).send({ blob: 'x'.repeat(2000) });
+    const big = await request(t.url)
+      .post('/event')
+      .set('Authorization', bearer())
+      .send({ blob: 'x'.repeat(2000) });
     expect(big.status).toBe(413);
     expect(big.body[0]).toMatchObject({ code: 413, error: true });
-    const small = await request(t.url).post('/event').set('Authorization', bearer()).send({ blob: 'x'.repeat(500) });
+    const small = await request(t.url)
+      .post('/event')
+      .set('Authorization', bearer())
+      .send({ blob: 'x'.repeat(500) });
     expect(small.status).toBe(201);
   });
 });

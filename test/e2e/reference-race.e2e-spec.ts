@@ -101,7 +101,14 @@ describe.each(databaseKinds())('references against a concurrent delete on %s', (
   });
 
   it('an update that changes a reference waits too, and is refused when the delete commits', async () => {
-    expect((await send('POST', '/type/exec-env', [{ id: 'first', name: 'First' }, { id: 'second', name: 'Second' }])).status).toBe(201);
+    expect(
+      (
+        await send('POST', '/type/exec-env', [
+          { id: 'first', name: 'First' },
+          { id: 'second', name: 'Second' },
+        ])
+      ).status,
+    ).toBe(201);
     expect((await send('POST', '/exec-env', environment('mover', 'first'))).status).toBe(201);
     await deleter.deleteAndHold('exec-env-type', 'second');
     const update = send('PUT', '/exec-env/mover', { type_id: 'second' });
@@ -135,8 +142,8 @@ describe.each(databaseKinds())('references while another process deletes their t
   });
 
   it('every create is either stored with its target present at commit, or refused naming the target; nothing fails', async () => {
-    const [writer, deleterProcess] = services.map((service) => (method: string, path: string, body?: unknown) =>
-      sendJson(service.url, method, path, { body, authorization: bearer() }),
+    const [writer, deleterProcess] = services.map(
+      (service) => (method: string, path: string, body?: unknown) => sendJson(service.url, method, path, { body, authorization: bearer() }),
     );
     const rounds = 25;
     const types = Array.from({ length: rounds }, (_, round) => ({ id: `t${round}`, name: `Type ${round}` }));
@@ -144,7 +151,10 @@ describe.each(databaseKinds())('references while another process deletes their t
     const answers = await Promise.all(
       types.flatMap((type) => [
         ...[0, 1, 2].map((n) =>
-          writer('POST', '/exec-env', { id: `${type.id}-env-${n}`, type_id: type.id, hostname: 'h', enabled: 'yes' }).then((answer) => ({ answer, type: type.id })),
+          writer('POST', '/exec-env', { id: `${type.id}-env-${n}`, type_id: type.id, hostname: 'h', enabled: 'yes' }).then((answer) => ({
+            answer,
+            type: type.id,
+          })),
         ),
         deleterProcess('DELETE', `/type/exec-env/${type.id}`).then((answer) => ({ answer, type: type.id })),
       ]),
@@ -152,7 +162,9 @@ describe.each(databaseKinds())('references while another process deletes their t
     for (const { answer, type } of answers) {
       expect([201, 205, 406]).toContain(answer.status);
       if (answer.status === 406) {
-        expect((answer.body as { message: unknown }[])[0].message).toEqual({ type_id: `Execution environment type with id=${type} not found` });
+        expect((answer.body as { message: unknown }[])[0].message).toEqual({
+          type_id: `Execution environment type with id=${type} not found`,
+        });
       }
     }
     const stored = answers.filter(({ answer }) => answer.status === 201).length;
@@ -164,4 +176,3 @@ describe.each(databaseKinds())('references while another process deletes their t
     expect(storedIds).toHaveLength(stored);
   });
 });
-

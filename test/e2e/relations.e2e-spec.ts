@@ -10,7 +10,8 @@ import { databaseKinds } from '../support/test-databases';
  */
 describe.each(databaseKinds())('relations together with validation on %s', (kind) => {
   let t: TestApp;
-  const send = (method: 'post' | 'put', path: string, body: object) => request(t.url)[method](path).set('Authorization', bearer()).send(body);
+  const send = (method: 'post' | 'put', path: string, body: object) =>
+    request(t.url)[method](path).set('Authorization', bearer()).send(body);
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -39,14 +40,20 @@ describe.each(databaseKinds())('relations together with validation on %s', (kind
     ]);
     expect(response.status).toBe(207);
     expect(response.body.map((envelope: { code: number }) => envelope.code)).toEqual([201, 406, 406]);
-    expect(response.body[1].message).toEqual({ exec_env_id: 'Execution environment with id=gone not found', description: 'must be a string' });
+    expect(response.body[1].message).toEqual({
+      exec_env_id: 'Execution environment with id=gone not found',
+      description: 'must be a string',
+    });
     expect(response.body[2].message).toEqual({ network_link_id: 'Network link with id=nowhere not found' });
   });
 
   it('an update that changes a reference to a missing record and breaks a field reports both', async () => {
     const response = await send('put', '/exec-env/host-1', { type_id: 'container', hostname: ['not', 'a', 'string'] });
     expect(response.status).toBe(406);
-    expect(response.body[0].message).toEqual({ type_id: 'Execution environment type with id=container not found', hostname: 'must be a string' });
+    expect(response.body[0].message).toEqual({
+      type_id: 'Execution environment type with id=container not found',
+      hostname: 'must be a string',
+    });
   });
 
   it('an update that removes a required read-only field is refused as read-only', async () => {

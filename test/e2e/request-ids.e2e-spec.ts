@@ -41,7 +41,10 @@ describe.each(databaseKinds())('request ids (%s)', (kind) => {
   });
 
   it('echoes it on a write whose body was read', async () => {
-    const answer = await exchange(t.url, 'POST', '/event', { ...withId('write-1', { Authorization: bearer() }), body: { id: 'rid-1', source: 's' } });
+    const answer = await exchange(t.url, 'POST', '/event', {
+      ...withId('write-1', { Authorization: bearer() }),
+      body: { id: 'rid-1', source: 's' },
+    });
     expect({ status: answer.status, id: answer.headers['x-request-id'] }).toEqual({ status: 201, id: 'write-1' });
   });
 
@@ -62,7 +65,9 @@ describe.each(databaseKinds())('request ids (%s)', (kind) => {
   });
 
   it('gives even the HTTP parser’s own refusals an id', async () => {
-    const answer = await rawExchange(t.url, { send: (socket) => socket.write('GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n') });
+    const answer = await rawExchange(t.url, {
+      send: (socket) => socket.write('GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n'),
+    });
     expect(answer.status).toBe(400);
     expect(answer.headers['x-request-id']).toMatch(UUID);
   });
@@ -90,6 +95,11 @@ describe.each(databaseKinds())('request ids (%s)', (kind) => {
     await exchange(t.url, 'GET', '/type/network-link', withId('every-line', { Authorization: basic('admin', 'wrong password') }));
     const lines = log.lines().filter((line) => line.reqId === 'every-line');
     expect(lines.map((line) => line.msg).sort()).toEqual(['authentication failed', 'request']);
-    expect(lines.find((line) => line.msg === 'request')).toMatchObject({ context: 'Access', method: 'GET', route: '/type/network-link', status: 401 });
+    expect(lines.find((line) => line.msg === 'request')).toMatchObject({
+      context: 'Access',
+      method: 'GET',
+      route: '/type/network-link',
+      status: 401,
+    });
   });
 });

@@ -46,7 +46,9 @@ describe.each(databaseKinds())('slow and idle clients (%s)', (kind) => {
     it('a body that trickles in is answered 408 and the connection closed, and nothing is logged', async () => {
       const answer = await rawExchange(t.url, {
         send: (socket) => {
-          socket.write(requestHead('POST', '/event', { 'Content-Type': 'application/json', 'Content-Length': 100, Authorization: bearer() }));
+          socket.write(
+            requestHead('POST', '/event', { 'Content-Type': 'application/json', 'Content-Length': 100, Authorization: bearer() }),
+          );
           trickle(socket, `{"id":"slow","pad":"${'x'.repeat(80)}"}`, 200);
         },
         waitMs: 6000,

@@ -73,8 +73,17 @@ describeOnce('production start (dist/, runtime dependencies only)', () => {
       stderr: expect.not.stringMatching(/Cannot find module|Error/),
     });
     expect(verify(token.stdout.trim(), TEST_JWT_SECRET, { algorithms: ['HS256'] })).toMatchObject({ sub: 'start-test' });
-    const user = spawnSync('npm', ['run', '--silent', 'user', '--', 'add', 'dave'], { cwd: ROOT, env, input: 'dave-password\n', encoding: 'utf8' });
-    expect({ code: user.status, stdout: user.stdout, stderr: user.stderr }).toEqual({ code: 0, stdout: '', stderr: expect.not.stringMatching(/Cannot find module|Error/) });
+    const user = spawnSync('npm', ['run', '--silent', 'user', '--', 'add', 'dave'], {
+      cwd: ROOT,
+      env,
+      input: 'dave-password\n',
+      encoding: 'utf8',
+    });
+    expect({ code: user.status, stdout: user.stdout, stderr: user.stderr }).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: expect.not.stringMatching(/Cannot find module|Error/),
+    });
   });
 });
 
@@ -125,7 +134,9 @@ describeOnce('a start that cannot go on', () => {
     const service = startBuiltService(serviceEnv('postgres://u:secret@127.0.0.1:1/x', await freePort(), { INVENTORY_DATABASE_RETRY: '0' }));
     expect((await service.exited).code).toBe(1);
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(service.output()).toMatch(/^Cannot start: DATABASE_URL: postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x did not answer: .*ECONNREFUSED.*\n$/);
+    expect(service.output()).toMatch(
+      /^Cannot start: DATABASE_URL: postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x did not answer: .*ECONNREFUSED.*\n$/,
+    );
   });
 });
 

@@ -21,7 +21,9 @@ const REQUIRED = process.env.INVENTORY_BROWSER_TESTS === 'required';
 if (!existsSync(CHROMIUM) && !REQUIRED) {
   describe('Swagger UI in a browser', () => {
     it(`skipped: Chromium not found at ${CHROMIUM} (apt-get install chromium to run it)`, () => {
-      console.warn(`Swagger UI browser test skipped: Chromium not found at ${CHROMIUM} (INVENTORY_BROWSER_TESTS=required makes that a failure)`);
+      console.warn(
+        `Swagger UI browser test skipped: Chromium not found at ${CHROMIUM} (INVENTORY_BROWSER_TESTS=required makes that a failure)`,
+      );
     });
   });
 } else {
@@ -186,7 +188,10 @@ if (!existsSync(CHROMIUM) && !REQUIRED) {
       expect(JSON.parse(body)).toEqual([
         { status: 'OK', code: 200, error: false, message: 'Execution environment with id=browser-created correctly updated' },
       ]);
-      expect(await api.stored('exec-env', 'browser-created')).toMatchObject({ hostname: '10.1.2.3', description: 'updated from Swagger UI' });
+      expect(await api.stored('exec-env', 'browser-created')).toMatchObject({
+        hostname: '10.1.2.3',
+        description: 'updated from Swagger UI',
+      });
     });
 
     it('DELETE with q: the query is never empty by default, and only the matching record goes (205, whose body browsers drop)', async () => {
@@ -201,7 +206,10 @@ if (!existsSync(CHROMIUM) && !REQUIRED) {
       expect({ status, body }).toEqual({ status: '205', body: '' });
       expect(decodeURIComponent(url)).toContain('"expr":"browser-other"');
       expect((await api.read('exec-env', 'browser-other')).status).toBe(404);
-      expect((await api.read('exec-env')).body.map((record: { id: string }) => record.id).sort()).toEqual(['browser-created', 'browser-seeded']);
+      expect((await api.read('exec-env')).body.map((record: { id: string }) => record.id).sort()).toEqual([
+        'browser-created',
+        'browser-seeded',
+      ]);
       expect(problems).toEqual([]);
     });
   });

@@ -17,7 +17,12 @@ import { databaseKinds } from '../support/test-databases';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const nodeCrypto: typeof import('node:crypto') = require('node:crypto');
 
-const TOO_MANY = { status: 'Too Many Requests', code: 429, error: true, message: expect.stringMatching(/^Too many failed authentication attempts; retry in \d+ s$/) };
+const TOO_MANY = {
+  status: 'Too Many Requests',
+  code: 429,
+  error: true,
+  message: expect.stringMatching(/^Too many failed authentication attempts; retry in \d+ s$/),
+};
 
 describe.each(databaseKinds())('throttled authentication failures (%s)', (kind) => {
   let t: TestApp;
@@ -53,7 +58,11 @@ describe.each(databaseKinds())('throttled authentication failures (%s)', (kind) 
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
     scrypt.mockClear();
     // Another user from the same address: the address is what is throttled.
-    const refused = await Promise.all([basic('mallory', 'guess-5'), basic('admin', 'guess-6'), basic()].map((authorization) => get('/type/network-link', authorization, '127.0.0.2')));
+    const refused = await Promise.all(
+      [basic('mallory', 'guess-5'), basic('admin', 'guess-6'), basic()].map((authorization) =>
+        get('/type/network-link', authorization, '127.0.0.2'),
+      ),
+    );
     for (const answer of refused) expect429(answer);
     expect(scrypt).not.toHaveBeenCalled();
     // The 429 carries what every answer carries.
@@ -72,7 +81,9 @@ describe.each(databaseKinds())('throttled authentication failures (%s)', (kind) 
 
   it('counts guesses sent together: of 20 at once from one address, 5 are checked and 15 refused', async () => {
     scrypt.mockClear();
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => get('/type/network-link', basic('dave', `guess-${i}`), '127.0.2.1')));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => get('/type/network-link', basic('dave', `guess-${i}`), '127.0.2.1')),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(15);
@@ -83,7 +94,10 @@ describe.each(databaseKinds())('throttled authentication failures (%s)', (kind) 
     let flooding = true;
     const floodStatuses: number[] = [];
     const flood = Array.from({ length: 20 }, async (_, client) => {
-      while (flooding) floodStatuses.push((await get('/type/network-link', basic('intruder', `guess-${client}-${floodStatuses.length}`), '127.0.3.1')).status);
+      while (flooding)
+        floodStatuses.push(
+          (await get('/type/network-link', basic('intruder', `guess-${client}-${floodStatuses.length}`), '127.0.3.1')).status,
+        );
     });
     // Long enough for the five checked guesses and a stream of refusals.
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -121,10 +135,20 @@ describe.each(databaseKinds())('throttled authentication failures (%s)', (kind) 
   });
 
   it('logs each failure with user and address, never the password, and once when throttling starts', async () => {
-    for (let i = 0; i < 6; i++) await get('/type/network-link', basic('erin', `Secret-Guess-${i}`), '127.0.6.1', { 'X-Request-Id': `erin-${i}` });
+    for (let i = 0; i < 6; i++)
+      await get('/type/network-link', basic('erin', `Secret-Guess-${i}`), '127.0.6.1', { 'X-Request-Id': `erin-${i}` });
     const lines = log.lines().filter((line) => line.user === 'erin' || String(line.reqId).startsWith('erin-'));
     expect(lines.filter((line) => line.msg === 'authentication failed')).toEqual(
-      [0, 1, 2, 3, 4].map((i) => expect.objectContaining({ level: 'warn', context: 'Auth', reqId: `erin-${i}`, scheme: 'basic', user: 'erin', address: '127.0.6.1' })),
+      [0, 1, 2, 3, 4].map((i) =>
+        expect.objectContaining({
+          level: 'warn',
+          context: 'Auth',
+          reqId: `erin-${i}`,
+          scheme: 'basic',
+          user: 'erin',
+          address: '127.0.6.1',
+        }),
+      ),
     );
     const throttled = lines.filter((line) => String(line.msg).startsWith('authentication throttled'));
     expect(throttled).toEqual([
@@ -149,7 +173,10 @@ describe.each(databaseKinds())('the client address behind a proxy (%s)', (kind) 
   });
 
   const guess = (t: TestApp, forwardedFor: string) =>
-    exchange(t.url, 'GET', '/event', { headers: { Authorization: 'Bearer forged', 'X-Forwarded-For': forwardedFor }, localAddress: '127.0.7.1' });
+    exchange(t.url, 'GET', '/event', {
+      headers: { Authorization: 'Bearer forged', 'X-Forwarded-For': forwardedFor },
+      localAddress: '127.0.7.1',
+    });
 
   it('ignores X-Forwarded-For by default: a client cannot name itself out of the throttle', async () => {
     expect((await guess(direct, '198.51.100.1')).status).toBe(401);

@@ -47,11 +47,20 @@ export interface WatchedProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function watchProcess(command: string, args: string[], options: { cwd?: string; env: Record<string, string>; group?: boolean }): WatchedProcess {
-  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.group === true });
+export function watchProcess(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env: Record<string, string>; group?: boolean },
+): WatchedProcess {
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.group === true,
+  });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   const exited = (once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>).then(([code, signal]) => ({ code, signal }));
   const running = () => child.exitCode === null && child.signalCode === null;
   return {

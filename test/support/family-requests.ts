@@ -10,9 +10,15 @@ export function jwtRequests(url: () => string) {
   const route = (path: string, id?: string) => (id === undefined ? `/${path}` : `/${path}/${encodeURIComponent(id)}`);
   return {
     create: (path: string, body: unknown, id?: string) =>
-      request(url()).post(route(path, id)).set('Authorization', bearer()).send(body as object),
+      request(url())
+        .post(route(path, id))
+        .set('Authorization', bearer())
+        .send(body as object),
     update: (path: string, body: unknown, id?: string) =>
-      request(url()).put(route(path, id)).set('Authorization', bearer()).send(body as object),
+      request(url())
+        .put(route(path, id))
+        .set('Authorization', bearer())
+        .send(body as object),
     read: (path: string, id?: string, query?: unknown) => {
       const call = request(url()).get(route(path, id)).set('Authorization', bearer());
       return query === undefined ? call : call.send(query as object);
@@ -56,7 +62,10 @@ export class OpenApiReader {
     if (!schema) return {};
     if (typeof schema.$ref === 'string') {
       const { $ref, ...rest } = schema;
-      const target = $ref.replace(/^#\//, '').split('/').reduce((node: OpenApiSchema, key: string) => node?.[key], this.document);
+      const target = $ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((node: OpenApiSchema, key: string) => node?.[key], this.document);
       return { ...this.resolve(target), ...rest };
     }
     if (Array.isArray(schema.allOf) && schema.allOf.length === 1) {
@@ -93,7 +102,9 @@ export class OpenApiReader {
   items(schema: OpenApiSchema): OpenApiSchema {
     const resolved = this.resolve(schema);
     if (resolved.items) return this.resolve(resolved.items);
-    const list = [...(resolved.oneOf ?? []), ...(resolved.anyOf ?? [])].map((choice: OpenApiSchema) => this.resolve(choice)).find((choice) => choice.type === 'array');
+    const list = [...(resolved.oneOf ?? []), ...(resolved.anyOf ?? [])]
+      .map((choice: OpenApiSchema) => this.resolve(choice))
+      .find((choice) => choice.type === 'array');
     if (!list) throw new Error(`not a list: ${JSON.stringify(resolved)}`);
     return this.resolve(list.items);
   }

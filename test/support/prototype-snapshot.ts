@@ -19,7 +19,7 @@ export function prototypeSnapshot(): string[] {
       // Descriptors, not reads: a getter (e.g. `__proto__`, `caller`) may throw or compute.
       const held = Object.getOwnPropertyDescriptor(prototype, key)?.value as unknown;
       if ((typeof held === 'function' || (typeof held === 'object' && held !== null)) && held !== prototype)
-        shapes.push(`${name}.${String(key)}: ${describeKeys(held as object)}`);
+        shapes.push(`${name}.${String(key)}: ${describeKeys(held)}`);
     }
   }
   return shapes;

@@ -7,7 +7,8 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
 export type Doc = { [key: string]: Json };
 
 const own = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key);
-const isObject = (value: Json | undefined): value is { [key: string]: Json } => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: Json | undefined): value is { [key: string]: Json } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Every value a dotted path reaches. Lists are looked through at every step; a list at the end
@@ -72,7 +73,7 @@ function compare(op: string, value: Json, expr: Json): boolean {
     if (a === undefined || b === undefined) return false;
     order = byCodePoint(a, b);
   }
-  return { lt: order < 0, lte: order <= 0, gt: order > 0, gte: order >= 0 }[op as 'lt']!;
+  return { lt: order < 0, lte: order <= 0, gt: order > 0, gte: order >= 0 }[op as 'lt'];
 }
 
 /** `*` any run, `?` one character (code point), over the whole text. */
@@ -101,7 +102,8 @@ export function matches(clause: Clause, doc: Doc): boolean {
 }
 
 function matchesOne(operator: string, operand: Json, doc: Doc): boolean {
-  const list = (value: Json): Clause[] => (Array.isArray(value) ? (value as Clause[]) : Object.entries(value as Doc).map(([key, inner]) => ({ [key]: inner })));
+  const list = (value: Json): Clause[] =>
+    Array.isArray(value) ? (value as Clause[]) : Object.entries(value as Doc).map(([key, inner]) => ({ [key]: inner }));
   if (operator === 'and') return list(operand).every((clause) => matches(clause, doc));
   if (operator === 'or') return list(operand).some((clause) => matches(clause, doc));
   if (operator === 'not') return !matches(operand as Clause, doc);
@@ -159,7 +161,10 @@ function keysOf(doc: Doc, term: OrderTermJson): (number | string | null)[] {
   if (term.target === 'id') return [doc.id as string];
   const values = reach(doc, term.target.split('.'));
   const numbers = values.filter((value): value is number => typeof value === 'number');
-  const texts = values.map(textOf).filter((text): text is string => text !== undefined).sort(byCodePoint);
+  const texts = values
+    .map(textOf)
+    .filter((text): text is string => text !== undefined)
+    .sort(byCodePoint);
   const descending = term.mode === 'desc';
   const number = numbers.length === 0 ? null : descending ? Math.max(...numbers) : Math.min(...numbers);
   const text = texts.length === 0 ? null : descending ? texts[texts.length - 1] : texts[0];
@@ -169,13 +174,15 @@ function keysOf(doc: Doc, term: OrderTermJson): (number | string | null)[] {
 /** `select`: exactly the named paths (a path below one kept whole adds nothing), plus the id. */
 export function project(doc: Doc, select: string[]): Doc {
   const paths = [['id'], ...select.map((path) => path.split('.'))];
-  const kept = paths.filter((path) => !paths.some((other) => other.length < path.length && other.every((segment, i) => segment === path[i])));
+  const kept = paths.filter(
+    (path) => !paths.some((other) => other.length < path.length && other.every((segment, i) => segment === path[i])),
+  );
   return (pick(doc, kept) as Doc | undefined) ?? { id: doc.id };
 }
 
 function pick(value: Json, paths: string[][]): Json | undefined {
   if (Array.isArray(value)) {
-    const picked = value.map((element) => pick(element, paths)).filter((element) => element !== undefined) as Json[];
+    const picked = value.map((element) => pick(element, paths)).filter((element): element is Json => element !== undefined);
     return picked.length > 0 ? picked : undefined;
   }
   if (!isObject(value)) return undefined;
@@ -185,7 +192,12 @@ function pick(value: Json, paths: string[][]): Json | undefined {
     const below = paths.filter((path) => path[0] === key);
     if (below.length === 0) continue;
     const whole = below.some((path) => path.length === 1);
-    const part = whole ? value[key] : pick(value[key], below.map((path) => path.slice(1)));
+    const part = whole
+      ? value[key]
+      : pick(
+          value[key],
+          below.map((path) => path.slice(1)),
+        );
     if (part === undefined) continue;
     Object.defineProperty(out, key, { value: part, enumerable: true, writable: true, configurable: true });
     any = true;

@@ -90,5 +90,10 @@ export class AttemptLimiter {
 }
 
 function describe(attempt: Attempt): Record<string, unknown> {
-  return { reqId: attempt.reqId, scheme: attempt.scheme, address: attempt.address, ...(attempt.user === undefined ? {} : { user: attempt.user }) };
+  return {
+    reqId: attempt.reqId,
+    scheme: attempt.scheme,
+    address: attempt.address,
+    ...(attempt.user === undefined ? {} : { user: attempt.user }),
+  };
 }

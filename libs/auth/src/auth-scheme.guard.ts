@@ -116,7 +116,7 @@ export class AuthSchemeGuard implements CanActivate, OnApplicationShutdown {
   private requirementOf(context: ExecutionContext): Requirement {
     const [handler, controller] = [context.getHandler(), context.getClass()];
     let byHandler = this.requirements.get(controller);
-    if (byHandler === undefined) this.requirements.set(controller, (byHandler = new Map()));
+    if (byHandler === undefined) this.requirements.set(controller, (byHandler = new Map<object, Requirement>()));
     if (byHandler.has(handler)) return byHandler.get(handler);
     const targets = [handler, controller];
     const requirement: Requirement = this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)

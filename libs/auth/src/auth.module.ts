@@ -9,7 +9,9 @@ import { JwtStrategy } from './jwt.strategy';
 import { TokenService } from './token.service';
 
 export interface AuthModuleOptions extends Pick<ModuleMetadata, 'imports'> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Nest's FactoryProvider passes its injected values as any
   useFactory: (...deps: any[]) => AuthOptions | Promise<AuthOptions>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Nest's injection tokens
   inject?: any[];
   /** The app's implementation of where Basic users live. */
   credentialStore: Type<CredentialStore>;

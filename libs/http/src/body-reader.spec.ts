@@ -27,7 +27,13 @@ function requestWith(headers: Record<string, string>): { request: FastifyRequest
 
 async function outcome(reading: Promise<void> | undefined): Promise<unknown> {
   const hang = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 500));
-  return Promise.race([reading?.then(() => 'read', (error: Error) => error), hang]);
+  return Promise.race([
+    reading?.then(
+      () => 'read',
+      (error: Error) => error,
+    ),
+    hang,
+  ]);
 }
 
 describe('readRequestBody', () => {

@@ -67,7 +67,9 @@ describe('EnvelopeExceptionFilter', () => {
     const host = { switchToHttp: () => ({ getResponse: () => response, getRequest: () => request }) } as unknown as ArgumentsHost;
     new EnvelopeExceptionFilter().catch(new Error('boom'), host);
     expect(JSON.parse(response.body)[0].message).toBe('Internal error (ref client-chosen-42)');
-    expect(logged).toHaveBeenLastCalledWith(expect.objectContaining({ reqId: 'client-chosen-42', ref: 'client-chosen-42', msg: 'unexpected failure' }));
+    expect(logged).toHaveBeenLastCalledWith(
+      expect.objectContaining({ reqId: 'client-chosen-42', ref: 'client-chosen-42', msg: 'unexpected failure' }),
+    );
   });
 
   it('maps a duplicate key from either database to 406 "Id already found"', () => {
@@ -87,7 +89,9 @@ describe('EnvelopeExceptionFilter', () => {
   });
 
   it('sets WWW-Authenticate on 401 and Allow on 405', () => {
-    expect(answer(new AuthenticationFailedError('Basic realm="inventory"')).sentHeaders['WWW-Authenticate']).toBe('Basic realm="inventory"');
+    expect(answer(new AuthenticationFailedError('Basic realm="inventory"')).sentHeaders['WWW-Authenticate']).toBe(
+      'Basic realm="inventory"',
+    );
     const notAllowed = answer(new MethodNotAllowedError('PATCH', ['GET', 'PUT']));
     expect(notAllowed.status).toBe(405);
     expect(notAllowed.sentHeaders.Allow).toBe('GET, PUT');

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { isValidRequestId, requestIdFor } from './request-id';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const withHeader = (value?: string | string[]) => ({ headers: value === undefined ? {} : { 'x-request-id': value } }) as unknown as IncomingMessage;
+const withHeader = (value?: string | string[]) =>
+  ({ headers: value === undefined ? {} : { 'x-request-id': value } }) as unknown as IncomingMessage;
 
 describe('request ids', () => {
   it.each(['a', 'req-42', '0f8fad5b-d9cb-469f-a165-70867728950e', '01ARZ3NDEKTSV4RRFFQ69G5FAV', 'trace:span.1_x', 'x'.repeat(128)])(

@@ -3,7 +3,8 @@
  * (family, id) is the create race that the primary key decides: the contract's 406.
  */
 export function storeErrorStatus(error: unknown): { status: number; message: string } | undefined {
-  const code = String((error as { code?: unknown }).code ?? '');
+  const raw = (error as { code?: unknown }).code;
+  const code = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '';
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505') {
     return { status: 406, message: 'Id already found' };
   }

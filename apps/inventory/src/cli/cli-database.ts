@@ -67,11 +67,7 @@ export function runCli(name: string, main: () => Promise<void>): void {
     },
     (error: unknown) => {
       const message =
-        error instanceof ConfigError
-          ? `invalid configuration: ${error.message}`
-          : error instanceof Error
-            ? error.message
-            : String(error);
+        error instanceof ConfigError ? `invalid configuration: ${error.message}` : error instanceof Error ? error.message : String(error);
       process.stderr.write(`${name}: ${message.split('\n')[0]}\n`);
       process.exitCode = 1;
     },
@@ -79,10 +75,7 @@ export function runCli(name: string, main: () => Promise<void>): void {
 }
 
 /** Runs `work` with the database open, and closes it whatever happens. */
-export async function withCliDatabase<T>(
-  env: Record<string, string | undefined>,
-  work: (database: CliDatabase) => Promise<T>,
-): Promise<T> {
+export async function withCliDatabase<T>(env: Record<string, string | undefined>, work: (database: CliDatabase) => Promise<T>): Promise<T> {
   const database = await openCliDatabase(env);
   try {
     return await work(database);

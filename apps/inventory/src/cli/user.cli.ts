@@ -15,6 +15,7 @@ function checkName(name: string | undefined): string {
   if (name === undefined || name === '') throw new CliError(USAGE);
   // HTTP Basic separates user and password with the first colon.
   if (name.includes(':')) throw new CliError('a user name cannot contain ":"');
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
   if (/[\u0000-\u001f\u007f]/.test(name)) throw new CliError('a user name cannot contain control characters');
   return name;
 }
@@ -23,7 +24,7 @@ function checkName(name: string | undefined): string {
 async function readPipedLine(): Promise<string> {
   let text = '';
   for await (const chunk of process.stdin) {
-    text += chunk.toString('utf8');
+    text += (chunk as Buffer).toString('utf8');
     if (text.includes('\n')) break;
   }
   process.stdin.pause();

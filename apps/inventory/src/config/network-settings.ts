@@ -22,7 +22,10 @@ export function corsOrigins(raw: string | undefined): string[] {
     }
     const originOnly = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
     if (!url || !originOnly || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new ConfigError('INVENTORY_CORS_ORIGINS', `"${item}" is not an origin like https://app.example or http://localhost:3000 (scheme, host and port only), or *`);
+      throw new ConfigError(
+        'INVENTORY_CORS_ORIGINS',
+        `"${item}" is not an origin like https://app.example or http://localhost:3000 (scheme, host and port only), or *`,
+      );
     }
     return url.origin;
   });

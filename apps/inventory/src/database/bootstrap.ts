@@ -40,7 +40,11 @@ async function loadDemoData(dataSource: DataSource): Promise<void> {
   const store = recordStoreFor(dataSource);
   for (const [family, records] of Object.entries(demoData as Record<string, JsonObject[]>)) {
     // Every path: at worst rows a family does not consult, never rows it lacks.
-    await store.insert(family, records.map((doc) => ({ id: doc.id as string, doc })), ValueIndex.EVERY_PATH);
+    await store.insert(
+      family,
+      records.map((doc) => ({ id: doc.id as string, doc })),
+      ValueIndex.EVERY_PATH,
+    );
   }
   logger.log('Loaded the demo records');
 }

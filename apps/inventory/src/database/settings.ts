@@ -6,10 +6,7 @@ import { runSql } from './sql-text';
  * processes starting together agree on one value.
  */
 export async function ensureSetting(dataSource: DataSource, name: string, create: () => string): Promise<string> {
-  await runSql(dataSource, 'INSERT INTO inventory_setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [
-    name,
-    create(),
-  ]);
+  await runSql(dataSource, 'INSERT INTO inventory_setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [name, create()]);
   const rows = await runSql<{ value: string }>(dataSource, 'SELECT value FROM inventory_setting WHERE name = ?', [name]);
   return rows[0].value;
 }

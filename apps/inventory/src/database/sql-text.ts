@@ -7,5 +7,5 @@ function nativeSql(dataSource: DataSource, sql: string): string {
 }
 
 export async function runSql<T = unknown>(dataSource: DataSource, sql: string, params: unknown[] = []): Promise<T[]> {
-  return (await dataSource.query(nativeSql(dataSource, sql), params)) as T[];
+  return dataSource.query<T[]>(nativeSql(dataSource, sql), params);
 }

@@ -3,11 +3,9 @@ import { hashPassword } from '@inventory/auth';
 import { runSql } from './sql-text';
 
 export async function findPasswordHash(dataSource: DataSource, username: string): Promise<string | undefined> {
-  const rows = await runSql<{ password_hash: string }>(
-    dataSource,
-    'SELECT password_hash FROM inventory_user WHERE username = ?',
-    [username],
-  );
+  const rows = await runSql<{ password_hash: string }>(dataSource, 'SELECT password_hash FROM inventory_user WHERE username = ?', [
+    username,
+  ]);
   return rows[0]?.password_hash;
 }
 

@@ -36,9 +36,13 @@ describe('retryFor', () => {
   it('retries until the attempt succeeds, with growing pauses', async () => {
     const clock = fakeClock();
     let calls = 0;
-    await retryFor(30_000, async () => {
-      if (++calls < 6) throw transient();
-    }, { permanent: () => false, ...clock });
+    await retryFor(
+      30_000,
+      async () => {
+        if (++calls < 6) throw transient();
+      },
+      { permanent: () => false, ...clock },
+    );
     expect(calls).toBe(6);
     expect(clock.pauses).toEqual([250, 500, 1000, 2000, 2000]);
   });
@@ -52,7 +56,9 @@ describe('retryFor', () => {
       clock.advance(100);
       throw transient();
     };
-    await expect(retryFor(5000, attempt, { permanent: () => false, onFailure: (_, left) => failures.push(left), ...clock })).rejects.toThrow('ECONNREFUSED');
+    await expect(
+      retryFor(5000, attempt, { permanent: () => false, onFailure: (_, left) => failures.push(left), ...clock }),
+    ).rejects.toThrow('ECONNREFUSED');
     expect(clock.now() - 1_000_000).toBeGreaterThanOrEqual(5000);
     expect(clock.now() - 1_000_000).toBeLessThan(5000 + 100 + 1);
     expect(calls).toBeGreaterThan(3);
@@ -62,10 +68,16 @@ describe('retryFor', () => {
   it('makes one attempt when the retry time is 0', async () => {
     const clock = fakeClock();
     let calls = 0;
-    await expect(retryFor(0, async () => {
-      calls++;
-      throw transient();
-    }, { permanent: () => false, ...clock })).rejects.toThrow();
+    await expect(
+      retryFor(
+        0,
+        async () => {
+          calls++;
+          throw transient();
+        },
+        { permanent: () => false, ...clock },
+      ),
+    ).rejects.toThrow();
     expect(calls).toBe(1);
   });
 
@@ -73,21 +85,33 @@ describe('retryFor', () => {
     const clock = fakeClock();
     let calls = 0;
     const refused = Object.assign(new Error('password authentication failed for user "u"'), { code: '28P01' });
-    await expect(retryFor(30_000, async () => {
-      calls++;
-      throw refused;
-    }, { permanent: (error) => (error as { code?: string }).code === '28P01', ...clock })).rejects.toBe(refused);
+    await expect(
+      retryFor(
+        30_000,
+        async () => {
+          calls++;
+          throw refused;
+        },
+        { permanent: (error) => (error as { code?: string }).code === '28P01', ...clock },
+      ),
+    ).rejects.toBe(refused);
     expect(calls).toBe(1);
   });
 
   it('gives each attempt the time left, within 0.25 to 3 s', async () => {
     const clock = fakeClock();
     const timeouts: number[] = [];
-    await expect(retryFor(4000, async (timeoutMs) => {
-      timeouts.push(timeoutMs);
-      clock.advance(timeoutMs);
-      throw transient();
-    }, { permanent: () => false, ...clock })).rejects.toThrow();
+    await expect(
+      retryFor(
+        4000,
+        async (timeoutMs) => {
+          timeouts.push(timeoutMs);
+          clock.advance(timeoutMs);
+          throw transient();
+        },
+        { permanent: () => false, ...clock },
+      ),
+    ).rejects.toThrow();
     expect(timeouts[0]).toBe(3000);
     expect(timeouts.slice(1).every((ms) => ms >= 250 && ms <= 1000)).toBe(true);
   });
@@ -112,7 +136,9 @@ describe('waitForDatabase (PostgreSQL URL, no server)', () => {
       databaseRetryMs: 1000,
     }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StartError);
-    expect((failure as StartError).message).toMatch(new RegExp(`^DATABASE_URL: postgres://u:\\*\\*\\*@127\\.0\\.0\\.1:${port}/x did not answer within 1 s`));
+    expect((failure as StartError).message).toMatch(
+      new RegExp(`^DATABASE_URL: postgres://u:\\*\\*\\*@127\\.0\\.0\\.1:${port}/x did not answer within 1 s`),
+    );
     expect((failure as StartError).message).not.toContain('hunter2');
     expect((failure as StartError).message).not.toContain('\n');
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);

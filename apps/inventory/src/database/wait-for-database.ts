@@ -32,7 +32,9 @@ export async function waitForDatabase(config: Pick<AppConfig, 'database' | 'data
       onFailure: (error, remainingMs) => {
         if (Date.now() - lastReminder < REMINDER_MS) return;
         lastReminder = Date.now();
-        logger.warn(`DATABASE_URL: ${masked} does not answer (${reasonOf(error, database.url)}); retrying for ${seconds(remainingMs)} more`);
+        logger.warn(
+          `DATABASE_URL: ${masked} does not answer (${reasonOf(error, database.url)}); retrying for ${seconds(remainingMs)} more`,
+        );
       },
     });
   } catch (error) {
@@ -117,7 +119,7 @@ function isPermanent(error: unknown): boolean {
 
 /** One line, without the password even if a driver were to repeat the URL. */
 function reasonOf(error: unknown, url: string): string {
-  const first = error instanceof AggregateError && error.errors.length > 0 ? error.errors[0] : error;
+  const first: unknown = error instanceof AggregateError && error.errors.length > 0 ? error.errors[0] : error;
   const message = first instanceof Error ? first.message || (first as NodeJS.ErrnoException).code || first.name : String(first);
   let reason = message.split('\n')[0];
   for (const secret of passwordForms(url)) reason = reason.split(secret).join('***');

@@ -42,7 +42,11 @@ const STATUS = {
  */
 function documentServiceRoutes(document: OpenAPIObject): OpenAPIObject {
   for (const operations of Object.values(document.paths)) {
-    for (const operation of Object.values(operations) as { security?: unknown; operationId?: string; responses?: Record<string, unknown> }[]) {
+    for (const operation of Object.values(operations) as {
+      security?: unknown;
+      operationId?: string;
+      responses?: Record<string, unknown>;
+    }[]) {
       if (typeof operation !== 'object' || !operation.operationId) continue;
       operation.security ??= [];
       if (operation.operationId.startsWith('health')) {
@@ -63,7 +67,11 @@ function documentServiceRoutes(document: OpenAPIObject): OpenAPIObject {
             schema: {
               type: 'object',
               required: ['access_token', 'token_type', 'expires_in'],
-              properties: { access_token: { type: 'string' }, token_type: { type: 'string', enum: ['Bearer'] }, expires_in: { type: 'integer', description: 'seconds' } },
+              properties: {
+                access_token: { type: 'string' },
+                token_type: { type: 'string', enum: ['Bearer'] },
+                expires_in: { type: 'integer', description: 'seconds' },
+              },
             },
           },
         },
@@ -75,7 +83,10 @@ function documentServiceRoutes(document: OpenAPIObject): OpenAPIObject {
   const metrics = document.paths['/metrics']?.get;
   if (metrics) {
     metrics.responses = {
-      200: { description: "Prometheus's text exposition format", content: { 'text/plain': { schema: { type: 'string' }, example: METRICS_EXAMPLE } } },
+      200: {
+        description: "Prometheus's text exposition format",
+        content: { 'text/plain': { schema: { type: 'string' }, example: METRICS_EXAMPLE } },
+      },
     };
   }
   return document;

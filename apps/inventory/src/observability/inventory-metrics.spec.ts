@@ -2,7 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FailureKind, noteFailure } from '@inventory/http';
 import { InventoryMetrics } from './inventory-metrics';
 
-function answered(metrics: InventoryMetrics, method: string, url: string | undefined, status: number, ms: number, failure?: FailureKind): void {
+function answered(
+  metrics: InventoryMetrics,
+  method: string,
+  url: string | undefined,
+  status: number,
+  ms: number,
+  failure?: FailureKind,
+): void {
   const request = { method, routeOptions: { url } } as unknown as FastifyRequest;
   if (failure) noteFailure(request, failure);
   metrics.observe(request, { statusCode: status, elapsedTime: ms } as unknown as FastifyReply);
@@ -27,7 +34,10 @@ describe('InventoryMetrics', () => {
     answered(metrics, 'GET', '/event/:id', 200, 7);
     answered(metrics, 'GET', '/event/:id', 404, 30);
     const text = await metrics.text();
-    const bucket = (le: string) => new RegExp(`inventory_http_request_duration_seconds_bucket\\{le="${le.replace('+', '\\+')}",family="/event",method="GET"\\} (\\d+)`).exec(text)?.[1];
+    const bucket = (le: string) =>
+      new RegExp(
+        `inventory_http_request_duration_seconds_bucket\\{le="${le.replace('+', '\\+')}",family="/event",method="GET"\\} (\\d+)`,
+      ).exec(text)?.[1];
     expect([bucket('0.0005'), bucket('0.005'), bucket('0.01'), bucket('0.025'), bucket('+Inf')]).toEqual(['1', '1', '2', '2', '3']);
     expect(text).toMatch(/inventory_http_request_duration_seconds_sum\{family="\/event",method="GET"\} 0\.0373/);
   });
@@ -50,7 +60,13 @@ describe('InventoryMetrics', () => {
 
   it('includes the process metrics, event-loop lag among them', async () => {
     const text = await new InventoryMetrics().text();
-    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }
   });

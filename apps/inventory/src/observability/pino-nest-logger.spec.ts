@@ -4,8 +4,18 @@ import { PinoNestLogger } from './pino-nest-logger';
 
 function capture(level: 'info' | 'debug' | 'error' = 'info') {
   let text = '';
-  const pino = createRootLogger({ logLevel: level, logFormat: 'json' }, { destination: { write: (chunk: string) => void (text += chunk) } });
-  return { nest: new PinoNestLogger(pino), lines: () => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+  const pino = createRootLogger(
+    { logLevel: level, logFormat: 'json' },
+    { destination: { write: (chunk: string) => void (text += chunk) } },
+  );
+  return {
+    nest: new PinoNestLogger(pino),
+    lines: () =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 describe('PinoNestLogger', () => {
@@ -14,7 +24,12 @@ describe('PinoNestLogger', () => {
     nest.log('Nest application successfully started', 'NestApplication');
     nest.warn('careful', 'Bootstrap');
     expect(lines()).toEqual([
-      expect.objectContaining({ level: 'info', context: 'NestApplication', msg: 'Nest application successfully started', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }),
+      expect.objectContaining({
+        level: 'info',
+        context: 'NestApplication',
+        msg: 'Nest application successfully started',
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      }),
       expect.objectContaining({ level: 'warn', context: 'Bootstrap', msg: 'careful' }),
     ]);
   });
@@ -22,13 +37,22 @@ describe('PinoNestLogger', () => {
   it('keeps an error’s stack apart from its context', () => {
     const { nest, lines } = capture();
     nest.error('it broke', 'Error: it broke\n    at somewhere (file.ts:1:1)', 'ExceptionHandler');
-    expect(lines()).toEqual([expect.objectContaining({ level: 'error', context: 'ExceptionHandler', msg: 'it broke', stack: expect.stringContaining('at somewhere') })]);
+    expect(lines()).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        context: 'ExceptionHandler',
+        msg: 'it broke',
+        stack: expect.stringContaining('at somewhere'),
+      }),
+    ]);
   });
 
   it('makes the fields of an object message the line’s fields', () => {
     const { nest, lines } = capture();
     nest.warn({ msg: 'authentication failed', reqId: 'r-1', user: 'bob' }, 'Auth');
-    expect(lines()).toEqual([expect.objectContaining({ level: 'warn', context: 'Auth', msg: 'authentication failed', reqId: 'r-1', user: 'bob' })]);
+    expect(lines()).toEqual([
+      expect.objectContaining({ level: 'warn', context: 'Auth', msg: 'authentication failed', reqId: 'r-1', user: 'bob' }),
+    ]);
   });
 
   it('honours LOG_LEVEL: verbose is pino’s trace, and quieter levels are dropped', () => {

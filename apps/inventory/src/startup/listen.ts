@@ -1,6 +1,6 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { once } from 'node:events';
-import { AddressInfo, createServer } from 'node:net';
+import { AddressInfo, createServer, Server } from 'node:net';
 import { AppConfig } from '../config/app-config';
 import { StartError } from './start-error';
 
@@ -29,7 +29,7 @@ export async function listen(app: INestApplication, config: Pick<AppConfig, 'por
   } catch (error) {
     throw listenFailure(error, config);
   }
-  const { port } = app.getHttpServer().address() as AddressInfo;
+  const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   new Logger('Server').log(`listening on http://${host}:${port}`);
 }

@@ -8,7 +8,9 @@ import { DEFAULT_QUERY_SIZE_LIMIT, DEFAULT_QUERY_TIMEOUT_MS, QUERY_SIZE_LIMIT, Q
 
 export interface CrudRootOptions extends Pick<ModuleMetadata, 'imports'> {
   /** Builds the store once, from whatever the app injects (its DataSource). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Nest's FactoryProvider passes its injected values as any
   useFactory: (...deps: any[]) => RecordStore | Promise<RecordStore>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Nest's injection tokens
   inject?: any[];
   /** How long the query of one read or delete may run (docs/query-language.md); 10 s by default. */
   queryTimeoutMs?: number;

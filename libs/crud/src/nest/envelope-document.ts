@@ -49,8 +49,13 @@ export function errors(...codes: number[]): Record<string, unknown> {
     codes.map((code) => {
       const [when, message] = ERROR_WHEN[code];
       const answer: Record<string, unknown> = envelopes(when, code);
-      (answer.content as Record<string, Record<string, unknown>>)['application/json'].example = [{ status: STATUS_CODES[code], code, error: true, message }];
-      if (code === 429) answer.headers = { 'Retry-After': { description: 'seconds until an attempt is accepted again', schema: { type: 'integer', minimum: 1 } } };
+      (answer.content as Record<string, Record<string, unknown>>)['application/json'].example = [
+        { status: STATUS_CODES[code], code, error: true, message },
+      ];
+      if (code === 429)
+        answer.headers = {
+          'Retry-After': { description: 'seconds until an attempt is accepted again', schema: { type: 'integer', minimum: 1 } },
+        };
       return [String(code), answer];
     }),
   );

@@ -33,16 +33,24 @@ export function documentFamilies(document: OpenAPIObject, families: readonly Fam
   const byIndex = new Map(families.map((family) => [family.index, family]));
   for (const family of families) {
     const rootName = family.schema.name;
-    Object.assign(document.components.schemas, schemaComponents(family.schema, rootName, { referenceTarget: (index) => byIndex.get(index) }));
+    Object.assign(
+      document.components.schemas,
+      schemaComponents(family.schema, rootName, { referenceTarget: (index) => byIndex.get(index) }),
+    );
     const security = [{ [family.auth === 'jwt' ? 'bearer' : 'basic']: [] }];
-    for (const [route, hasId] of [[`/${family.path}`, false], [`/${family.path}/{id}`, true]] as const) {
+    for (const [route, hasId] of [
+      [`/${family.path}`, false],
+      [`/${family.path}/{id}`, true],
+    ] as const) {
       const operations = (document.paths[route] ?? {}) as Record<string, DocumentedOperation>;
       for (const [method, operation] of Object.entries(operations)) {
         const action = ACTIONS[method];
         if (!action) continue;
         operation.operationId = `${action.verb}${pascalCase(family.index)}${hasId ? 'ById' : ''}`;
         operation.security = security;
-        operation.parameters = (operation.parameters ?? []).filter((parameter) => parameter.name !== 'q' && (hasId || parameter.name !== 'id'));
+        operation.parameters = (operation.parameters ?? []).filter(
+          (parameter) => parameter.name !== 'q' && (hasId || parameter.name !== 'id'),
+        );
         for (const parameter of operation.parameters) if (parameter.name === 'id') parameter.required = true;
         delete operation.requestBody;
         if (action.body) operation.requestBody = oneOrList(action.body === 'create' ? rootName : patchName(rootName));
@@ -98,7 +106,12 @@ const ACTIONS: Record<string, Action> = {
     verb: 'delete',
     query: 'delete',
     responses: (_root, name) => ({
-      205: envelopes('deleted: one envelope per record, with code 200 inside (browsers, Swagger UI among them, drop the body of a 205)', 200, `${name} with id=example-id correctly deleted`, 'Reset Content'),
+      205: envelopes(
+        'deleted: one envelope per record, with code 200 inside (browsers, Swagger UI among them, drop the body of a 205)',
+        200,
+        `${name} with id=example-id correctly deleted`,
+        'Reset Content',
+      ),
       ...errors(400, 401, 404, 429, 503),
     }),
   },

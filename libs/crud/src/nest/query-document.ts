@@ -13,14 +13,23 @@ export const DELETE_QUERY_COMPONENT = 'Query.Delete';
  * such as the number of leaf conditions); this tells clients and Swagger UI the shape.
  */
 export function queryComponents(): Record<string, OpenApiSchema> {
-  const path = { type: 'string', minLength: 1, description: 'dotted field path; `id` is the record id; a path through a list matches any element' };
+  const path = {
+    type: 'string',
+    minLength: 1,
+    description: 'dotted field path; `id` is the record id; a path through a list matches any element',
+  };
   const operand = (expr: OpenApiSchema): OpenApiSchema => ({
     type: 'object',
     required: ['target', 'expr'],
     additionalProperties: false,
     properties: { target: ref('Query.Path'), expr },
   });
-  const clauses = { oneOf: [{ type: 'array', items: ref('Query.Clause') }, { type: 'object', additionalProperties: ref('Query.Clause') }] };
+  const clauses = {
+    oneOf: [
+      { type: 'array', items: ref('Query.Clause') },
+      { type: 'object', additionalProperties: ref('Query.Clause') },
+    ],
+  };
   const where = { description: 'which records: a clause', allOf: [ref('Query.Clause')] };
   const order = {
     type: 'array',

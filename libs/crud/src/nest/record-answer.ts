@@ -15,12 +15,14 @@ import { StoredRow } from '../store/record-selection';
 export function writeAnswer({ operation, outcomes }: WriteResult): HttpAnswer {
   const status = answerStatus(operation, outcomes);
   if (status === 204) return new HttpAnswer(204, undefined);
-  return HttpAnswer.json(status, outcomes.map((outcome) => outcome.toEnvelope()));
+  return HttpAnswer.json(
+    status,
+    outcomes.map((outcome) => outcome.toEnvelope()),
+  );
 }
 
 export async function readAnswer(result: ReadResult): Promise<HttpAnswer> {
-  const render = (rows: StoredRow[]) =>
-    rows.map((row) => (result.project ? result.project(row.doc) : row.doc)).join(',');
+  const render = (rows: StoredRow[]) => rows.map((row) => (result.project ? result.project(row.doc) : row.doc)).join(',');
   const second = await result.rest.next();
   if (second.done) return new HttpAnswer(200, `[${render(result.first)}]`);
   return new HttpAnswer(200, stream(render, result, second.value));

@@ -26,8 +26,8 @@ const CONSTRAINT_SCHEMAS: Record<string, (constraints: unknown[]) => OpenApiSche
   max: (constraints) => ({ maximum: constraints[0] }),
   isIso8601: () => ({ type: 'string', format: 'date-time' }),
   isDateString: () => ({ type: 'string', format: 'date-time' }),
-  isIn: (constraints) => ({ enum: constraints[0] as unknown[] }),
-  isEnum: (constraints) => ({ enum: constraints[1] as unknown[] }),
+  isIn: (constraints) => ({ enum: constraints[0] }),
+  isEnum: (constraints) => ({ enum: constraints[1] }),
   isStringOrStringList: () => ({ oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }),
   uniqueIds: () => ({ description: 'items are merged by id; ids are unique' }),
 };
@@ -104,7 +104,13 @@ class ComponentWriter {
     if (required.length > 0) component.required = required;
   }
 
-  private nest(target: RecordSchema, propertyName: string, properties: Record<string, OpenApiSchema>, own: ValidationMetadata[], partial: boolean): void {
+  private nest(
+    target: RecordSchema,
+    propertyName: string,
+    properties: Record<string, OpenApiSchema>,
+    own: ValidationMetadata[],
+    partial: boolean,
+  ): void {
     const nested = defaultMetadataStorage.findTypeMetadata(target, propertyName)?.typeFunction() as RecordSchema | undefined;
     if (!nested) return;
     const createName = this.nestedName(nested);
@@ -124,7 +130,10 @@ class ComponentWriter {
   }
 
   private nestedName(nested: RecordSchema): string {
-    const own = nested.name.startsWith(this.rootName) && nested.name.length > this.rootName.length ? nested.name.slice(this.rootName.length) : nested.name;
+    const own =
+      nested.name.startsWith(this.rootName) && nested.name.length > this.rootName.length
+        ? nested.name.slice(this.rootName.length)
+        : nested.name;
     return `${this.rootName}.${own}`;
   }
 
@@ -134,7 +143,11 @@ class ComponentWriter {
       const target = this.options.referenceTarget?.(rules.references.index);
       property['x-references'] = rules.references.index;
       const each = property.type === 'array' || property.oneOf ? 'Each id names' : 'Names';
-      notes.push(target ? `${each} a record of ${target.resourceName} (\`/${target.path}\`), which must exist when it is set or changed.` : `${each} a record of \`${rules.references.index}\`.`);
+      notes.push(
+        target
+          ? `${each} a record of ${target.resourceName} (\`/${target.path}\`), which must exist when it is set or changed.`
+          : `${each} a record of \`${rules.references.index}\`.`,
+      );
     }
     if (rules.readOnly) {
       property.readOnly = true;
@@ -149,7 +162,8 @@ class ComponentWriter {
       notes.push('Validated, then dropped: never stored.');
     }
     if (rules.replacedOnUpdate) notes.push('Replaced whole on update, never merged by id.');
-    if (rules.booleanWords) notes.push('Also accepts yes/no, y/n, on/off, t/f, true/false, 1/0 (any case) and the numbers 1/0; stored as a boolean.');
+    if (rules.booleanWords)
+      notes.push('Also accepts yes/no, y/n, on/off, t/f, true/false, 1/0 (any case) and the numbers 1/0; stored as a boolean.');
     if (rules.digitString) notes.push('Also accepts a string of digits; stored as a number.');
     if (notes.length === 0) return;
     property.description = [property.description, ...notes].filter(Boolean).map(asSentence).join(' ');
@@ -180,7 +194,7 @@ function describeConstraint(property: OpenApiSchema, meta: ValidationMetadata): 
 
 /** `@ApiProperty` description and example win over what the constraints say; other options are left to the constraints. */
 function apiProperty(target: RecordSchema, propertyName: string): OpenApiSchema {
-  const declared = Reflect.getMetadata(API_PROPERTY_METADATA, target.prototype, propertyName) as OpenApiSchema | undefined;
+  const declared = Reflect.getMetadata(API_PROPERTY_METADATA, target.prototype as object, propertyName) as OpenApiSchema | undefined;
   if (!declared) return {};
   const honoured: OpenApiSchema = {};
   for (const key of ['description', 'example', 'examples', 'format', 'deprecated'] as const) {

@@ -34,7 +34,15 @@ describe('projectRecord', () => {
   it('treats names of inherited properties as ordinary, absent fields and changes no prototype', () => {
     const before = prototypeSnapshot();
     for (const name of ['hasOwnProperty', 'toString', 'valueOf', 'constructor', '__proto__', 'prototype', 'length', 'name', 'call']) {
-      for (const dotted of [name, `${name}.polluted`, `${name}.call.x`, `${name}.name`, `toString.${name}`, `a.${name}`, `list.${name}.x`]) {
+      for (const dotted of [
+        name,
+        `${name}.polluted`,
+        `${name}.call.x`,
+        `${name}.name`,
+        `toString.${name}`,
+        `a.${name}`,
+        `list.${name}.x`,
+      ]) {
         expect(project(dotted)).toBe('{"id":"r1"}');
         expect(project(dotted, `${dotted}.deeper`, 'x')).toBe('{"id":"r1","x":3}');
       }

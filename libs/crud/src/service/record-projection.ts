@@ -41,7 +41,7 @@ function addPath(tree: PathTree, path: FieldPath): void {
 function pick(value: JsonValue, tree: PathTree): JsonValue | undefined {
   if (Array.isArray(value)) {
     const picked = value.map((element) => pick(element, tree)).filter((element) => element !== undefined);
-    return picked.length > 0 ? (picked as JsonValue[]) : undefined;
+    return picked.length > 0 ? picked : undefined;
   }
   if (!isPlainObject(value)) return undefined;
   let out: JsonObject | undefined;

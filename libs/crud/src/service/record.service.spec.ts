@@ -9,7 +9,13 @@ import { RecordService } from './record.service';
 
 function NeverAsync(): PropertyDecorator {
   return (target, propertyName) =>
-    registerDecorator({ name: 'neverAsync', target: target.constructor, propertyName: propertyName as string, async: true, validator: { validate: async () => false } });
+    registerDecorator({
+      name: 'neverAsync',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      async: true,
+      validator: { validate: async () => false },
+    });
 }
 
 class Inner {
@@ -30,11 +36,19 @@ class Pointing {
 }
 
 const store = { adoptValueIndex: async () => false } as unknown as RecordStore;
-const family = (schema: new () => object, index = 'thing'): FamilyDefinition => ({ path: index, index, resourceName: 'Thing', schema, auth: 'jwt' });
+const family = (schema: new () => object, index = 'thing'): FamilyDefinition => ({
+  path: index,
+  index,
+  resourceName: 'Thing',
+  schema,
+  auth: 'jwt',
+});
 
 describe('RecordService refuses to start on declarations it cannot honour', () => {
   it('an async constraint (class-validator would skip it and accept the record) stops the start, naming the field', () => {
-    expect(() => new RecordService(store, family(WithAsync), new FamilyRegistry())).toThrow(/async validation \(inner\.code \(neverAsync\)\)/);
+    expect(() => new RecordService(store, family(WithAsync), new FamilyRegistry())).toThrow(
+      /async validation \(inner\.code \(neverAsync\)\)/,
+    );
   });
 
   it('a reference to an index no registered family uses stops the start, naming it', async () => {

@@ -78,7 +78,7 @@ export class RecordService {
 
   async create(pathId: string | undefined, body: unknown): Promise<WriteResult> {
     const items = this.itemsFor(pathId, body);
-    const outcomes: WriteOutcome[] = new Array(items.length);
+    const outcomes = new Array<WriteOutcome>(items.length);
     const accepted: { index: number; record: NewRecord }[] = [];
     const refusals = new Map<number, Refusal>();
     const idsInBatch = new Set<string>();
@@ -107,7 +107,7 @@ export class RecordService {
 
   async update(pathId: string | undefined, body: unknown): Promise<WriteResult> {
     const items = this.itemsFor(pathId, body);
-    const outcomes: WriteOutcome[] = new Array(items.length);
+    const outcomes = new Array<WriteOutcome>(items.length);
     const targets: { index: number; id: string; patch: JsonObject }[] = [];
     const refusals = new Map<number, Refusal>();
     items.forEach((item, index) => {
@@ -214,7 +214,9 @@ export class RecordService {
     const missing = new Set(references.length > 0 ? await this.store.missingReferences(references) : []);
     for (const [index, refusal] of refusals) {
       const absent = (refusal.requires ?? []).filter((reference) => missing.has(reference));
-      outcomes[index] = invalid(absent.length > 0 ? { ...this.missingProblems({ missing: absent }), ...refusal.problems } : refusal.problems);
+      outcomes[index] = invalid(
+        absent.length > 0 ? { ...this.missingProblems({ missing: absent }), ...refusal.problems } : refusal.problems,
+      );
     }
   }
 

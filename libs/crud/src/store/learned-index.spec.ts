@@ -12,13 +12,19 @@ describe('learned value index paths (SQLite)', () => {
   let db: Database.Database;
   let store: SqliteRecordStore;
   const declared = ValueIndex.of(['source']);
-  const docs = Array.from({ length: 1300 }, (_, i) => ({ id: `e${i}`, source: `s${i % 10}`, severity: i % 100 === 7 ? 'critical' : 'info', payload: { proto: i % 2 ? 'tcp' : 'udp' } }));
+  const docs = Array.from({ length: 1300 }, (_, i) => ({
+    id: `e${i}`,
+    source: `s${i % 10}`,
+    severity: i % 100 === 7 ? 'critical' : 'info',
+    payload: { proto: i % 2 ? 'tcp' : 'udp' },
+  }));
   const critical = docs.filter((doc) => doc.severity === 'critical').map((doc) => doc.id);
   const rows = (path: string) => db.prepare("SELECT COUNT(*) FROM inventory_value WHERE family = 'event' AND path = ?").pluck().get(path);
   const where = (path: string, value: string) => parseWhere(eq(path, value));
   /** Whether SQL decides the condition on `path` under `index` (no in-memory re-check). */
   const sqlDecides = (index: ValueIndex, path: string) =>
-    new RecordSelection({ family: 'event', valueIndex: index, where: where(path, 'x'), order: [], offset: 0 }, sqliteDialect).residual === undefined;
+    new RecordSelection({ family: 'event', valueIndex: index, where: where(path, 'x'), order: [], offset: 0 }, sqliteDialect).residual ===
+    undefined;
 
   beforeEach(async () => {
     file = `/tmp/learned-index-${process.pid}-${Date.now()}.db`;
@@ -44,7 +50,10 @@ describe('learned value index paths (SQLite)', () => {
     const after = await learned.forQuery(where('severity', 'critical'), []);
     expect(sqlDecides(after, 'severity')).toBe(true);
     expect(rows('severity')).toBe(docs.length + 1);
-    expect(await readIds(store, { family: 'event', valueIndex: after, where: where('severity', 'critical') })).toEqual([...critical, 'late']);
+    expect(await readIds(store, { family: 'event', valueIndex: after, where: where('severity', 'critical') })).toEqual([
+      ...critical,
+      'late',
+    ]);
   });
 
   it('an update during the build leaves one row per value, from the new document', async () => {
@@ -54,7 +63,9 @@ describe('learned value index paths (SQLite)', () => {
     await learned.settled();
     const index = await learned.forQuery(where('severity', 'critical'), []);
     expect(rows('severity')).toBe(docs.length);
-    expect(await readIds(store, { family: 'event', valueIndex: index, where: where('severity', 'critical') })).toEqual(['e7', 'e8', ...critical.slice(1)].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))));
+    expect(await readIds(store, { family: 'event', valueIndex: index, where: where('severity', 'critical') })).toEqual(
+      ['e7', 'e8', ...critical.slice(1)].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
+    );
   });
 
   it('survives a restart: a new process reads it, ready, and neither drops nor rebuilds it at start-up', async () => {
@@ -105,7 +116,10 @@ describe('learned value index paths (SQLite)', () => {
 
   it('learns no record id, reserved name or over-long path', async () => {
     const learned = new LearnedValueIndex(store, 'event', declared);
-    await learned.forQuery(parseWhere({ and: [eq('id', 'e1'), eq('constructor', 'x'), eq(Array.from({ length: 3 }, () => 'x'.repeat(100)).join('.'), 'y')] }), []);
+    await learned.forQuery(
+      parseWhere({ and: [eq('id', 'e1'), eq('constructor', 'x'), eq(Array.from({ length: 3 }, () => 'x'.repeat(100)).join('.'), 'y')] }),
+      [],
+    );
     expect(learned.paths).toEqual({ building: [], ready: [] });
   });
 });

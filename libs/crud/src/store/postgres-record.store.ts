@@ -30,7 +30,21 @@ import {
 import { SqlFragment } from './where-compiler';
 
 /** Error classes that mean "the database is not there", not "the query was wrong". */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
+]);
 
 /**
  * PostgreSQL through the pg pool that TypeORM opened. Several service processes may share the
@@ -43,14 +57,21 @@ export class PostgresRecordStore extends RecordStore {
   }
 
   read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
-    return readSelection(selectionPlan(new RecordSelection(spec, postgresDialect), 'read'), this.queries(this.pool, spec.budget), spec.budget);
+    return readSelection(
+      selectionPlan(new RecordSelection(spec, postgresDialect), 'read'),
+      this.queries(this.pool, spec.budget),
+      spec.budget,
+    );
   }
 
   async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
     if (records.length === 0) return [];
     return this.transaction(async (client) => {
       const index = await this.writeIndex(client, family, valueIndex);
-      const present = await this.lockReferences(client, records.flatMap((record) => record.requires ?? []));
+      const present = await this.lockReferences(
+        client,
+        records.flatMap((record) => record.requires ?? []),
+      );
       const missing = records.map((record) => (record.requires ?? []).filter((reference) => !present.has(referenceKey(reference))));
       const writable = records.filter((_record, position) => missing[position].length === 0);
       const inserted = await client.query<{ seq: string; id: string }>(
@@ -89,7 +110,7 @@ export class PostgresRecordStore extends RecordStore {
       );
       const current = new Map(locked.rows.map((row) => [row.id, { seq: Number(row.seq), doc: JSON.parse(row.doc) as JsonObject }]));
       const changed = new Map<string, { seq: number; doc: JsonObject }>();
-      const refused: (MissingReference | undefined)[] = new Array(ids.length);
+      const refused = new Array<MissingReference | undefined>(ids.length);
       for (const [index, id] of ids.entries()) {
         const record = current.get(id);
         const next: UpdateWrite | undefined = decide(index, record?.doc);
@@ -213,7 +234,9 @@ export class PostgresRecordStore extends RecordStore {
   }
 
   async learnedPaths(family: string): Promise<LearnedPaths> {
-    const rows = await this.run<{ value: string }>(this.pool, 'SELECT value FROM inventory_setting WHERE name = $1', [learnedPathsSettingName(family)]);
+    const rows = await this.run<{ value: string }>(this.pool, 'SELECT value FROM inventory_setting WHERE name = $1', [
+      learnedPathsSettingName(family),
+    ]);
     return parseLearnedPaths(rows[0]?.value);
   }
 
@@ -230,7 +253,9 @@ export class PostgresRecordStore extends RecordStore {
   }
 
   async lastSeq(family: string): Promise<number> {
-    const rows = await this.run<{ seq: string | null }>(this.pool, 'SELECT max(seq) AS seq FROM inventory_record WHERE family = $1', [family]);
+    const rows = await this.run<{ seq: string | null }>(this.pool, 'SELECT max(seq) AS seq FROM inventory_record WHERE family = $1', [
+      family,
+    ]);
     return Number(rows[0]?.seq ?? 0);
   }
 
@@ -266,13 +291,19 @@ export class PostgresRecordStore extends RecordStore {
 
   private async lockLearned(client: PoolClient, family: string): Promise<LearnedPaths> {
     const name = learnedPathsSettingName(family);
-    await client.query('INSERT INTO inventory_setting (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, learnedPathsSetting({ building: [], ready: [] })]);
+    await client.query('INSERT INTO inventory_setting (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+      name,
+      learnedPathsSetting({ building: [], ready: [] }),
+    ]);
     const stored = await client.query<{ value: string }>('SELECT value FROM inventory_setting WHERE name = $1 FOR UPDATE', [name]);
     return parseLearnedPaths(stored.rows[0]?.value);
   }
 
   private async writeLearned(client: PoolClient, family: string, learned: LearnedPaths): Promise<void> {
-    await client.query('UPDATE inventory_setting SET value = $2 WHERE name = $1', [learnedPathsSettingName(family), learnedPathsSetting(learned)]);
+    await client.query('UPDATE inventory_setting SET value = $2 WHERE name = $1', [
+      learnedPathsSettingName(family),
+      learnedPathsSetting(learned),
+    ]);
   }
 
   /** Learned paths last read per family, and the write index they made. */
@@ -285,7 +316,9 @@ export class PostgresRecordStore extends RecordStore {
    */
   private async writeIndex(client: PoolClient, family: string, valueIndex: ValueIndex): Promise<ValueIndex> {
     if (valueIndex === ValueIndex.EVERY_PATH) return valueIndex;
-    const stored = await client.query<{ value: string }>('SELECT value FROM inventory_setting WHERE name = $1 FOR SHARE', [learnedPathsSettingName(family)]);
+    const stored = await client.query<{ value: string }>('SELECT value FROM inventory_setting WHERE name = $1 FOR SHARE', [
+      learnedPathsSettingName(family),
+    ]);
     const setting = stored.rows[0]?.value;
     const cached = this.writeIndexes.get(family);
     if (cached && cached.setting === setting && cached.base === valueIndex) return cached.index;

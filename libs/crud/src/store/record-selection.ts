@@ -89,7 +89,10 @@ export class RecordSelection {
     if (found.negated) {
       this.excluded = found.seqs.size > 0 ? found.seqs : undefined;
       this.filter = this.excluded
-        ? { sql: `${this.paging.sql} AND r.seq NOT IN (SELECT value FROM json_each(?))`, params: [...this.paging.params, JSON.stringify([...this.excluded])] }
+        ? {
+            sql: `${this.paging.sql} AND r.seq NOT IN (SELECT value FROM json_each(?))`,
+            params: [...this.paging.params, JSON.stringify([...this.excluded])],
+          }
         : this.paging;
       return;
     }
@@ -160,9 +163,7 @@ export class RecordSelection {
       }
       const pick = term.descending ? 'MAX' : 'MIN';
       for (const column of ['num', 'text']) {
-        terms.push(
-          `(SELECT ${pick}(v.${column}) FROM inventory_value v WHERE v.seq = r.seq AND v.path = ?) ${direction} NULLS LAST`,
-        );
+        terms.push(`(SELECT ${pick}(v.${column}) FROM inventory_value v WHERE v.seq = r.seq AND v.path = ?) ${direction} NULLS LAST`);
         params.push(term.path.join('.'));
       }
     }

@@ -17,7 +17,12 @@ describe('ResidualPool', () => {
     const where = whereOf({ or: [{ reg_exp: { target: 'n', expr: 'a.*' } }, { equals: { target: 'm', expr: 1 } }] });
     const docs: JsonObject[] = [{ n: 'abc' }, { n: 'b' }, { n: 'b', m: 1 }, { n: ['x', 'ay'] }, {}];
     const expected = docs.map((doc) => new QueryEvaluator(where).matches(doc));
-    expect(await pool.evaluate(JSON.stringify(where), docs.map((doc) => JSON.stringify(doc)))).toEqual(expected);
+    expect(
+      await pool.evaluate(
+        JSON.stringify(where),
+        docs.map((doc) => JSON.stringify(doc)),
+      ),
+    ).toEqual(expected);
     expect(expected).toEqual([true, false, true, true, false]);
   });
 
@@ -39,11 +44,15 @@ describe('ResidualPool', () => {
 
   it.each([
     ['runs out of time', () => new QueryBudget(300), QueryTimeoutError],
-    ['loses its client', () => {
-      const gone = new AbortController();
-      setTimeout(() => gone.abort(), 300);
-      return new QueryBudget(60_000, gone.signal);
-    }, QueryAbortedError],
+    [
+      'loses its client',
+      () => {
+        const gone = new AbortController();
+        setTimeout(() => gone.abort(), 300);
+        return new QueryBudget(60_000, gone.signal);
+      },
+      QueryAbortedError,
+    ],
   ])('stops a job at once when its query %s, and serves the next one', async (_why, budgetOf, error) => {
     const started = Date.now();
     await expect(pool.evaluate(JSON.stringify(whereOf(SLOW)), slowDocs(20), budgetOf())).rejects.toBeInstanceOf(error);

@@ -35,7 +35,11 @@ describe('order in memory, in passes (SQLite)', () => {
     await insertAll(store, 'bulk', DOCS);
     queries = {
       rows: (fragment) => db.prepare(fragment.sql).all(...fragment.params) as never[],
-      seqs: (fragment) => db.prepare(fragment.sql).pluck().all(...fragment.params) as number[],
+      seqs: (fragment) =>
+        db
+          .prepare(fragment.sql)
+          .pluck()
+          .all(...fragment.params) as number[],
     };
   });
   afterAll(() => db.close());
@@ -61,11 +65,20 @@ describe('order in memory, in passes (SQLite)', () => {
   const ORDERS: Clause[][] = [
     [{ target: 'mixed', mode: 'asc' }],
     [{ target: 'mixed', mode: 'desc' }],
-    [{ target: 'group', mode: 'desc' }, { target: 's', mode: 'asc' }],
+    [
+      { target: 'group', mode: 'desc' },
+      { target: 's', mode: 'asc' },
+    ],
     [{ target: 'host.name' }, { target: 'id', mode: 'desc' }],
     [{ target: 'i', mode: 'desc' }, { target: 'group' }],
   ];
-  const WINDOWS: (Clause | undefined)[] = [undefined, { from: 0, to: 9 }, { from: 995, to: 1014 }, { from: 2590, to: 2700 }, { from: 3000, to: 3001 }];
+  const WINDOWS: (Clause | undefined)[] = [
+    undefined,
+    { from: 0, to: 9 },
+    { from: 995, to: 1014 },
+    { from: 2590, to: 2700 },
+    { from: 3000, to: 3001 },
+  ];
   const WHERES: (Clause | undefined)[] = [undefined, op('gt', 'group', 3), { not: op('reg_exp', 's', 'v1.*') }];
 
   // Each pass scans every candidate again, so tiny passes get tiny windows.

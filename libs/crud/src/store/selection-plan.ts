@@ -23,11 +23,7 @@ export const MEMORY_ORDER_PASS_SIZE = 50_000;
  * (family, seq) index; deletes take their candidates up front instead, so that records arriving
  * during a large delete are not chased. An order SQL cannot give is computed in memory.
  */
-export function* selectionPlan(
-  selection: RecordSelection,
-  purpose: 'read' | 'delete',
-  passSize = MEMORY_ORDER_PASS_SIZE,
-): SelectionPlan {
+export function* selectionPlan(selection: RecordSelection, purpose: 'read' | 'delete', passSize = MEMORY_ORDER_PASS_SIZE): SelectionPlan {
   yield* checkPatterns(selection);
   if (selection.tree) selection.narrowTo(yield* evaluateSeqTree(selection.tree, selection.spec.family, selection.clock));
   if (!selection.orderInSql) return yield* memoryOrdered(selection, passSize);

@@ -51,7 +51,11 @@ export async function* readSelection(
         break;
       case 'filter':
         budget?.check();
-        answer = await filter(current.where, current.rows.map((row) => row.doc), budget);
+        answer = await filter(
+          current.where,
+          current.rows.map((row) => row.doc),
+          budget,
+        );
         break;
       case 'pause':
         await pause();

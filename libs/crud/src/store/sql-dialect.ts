@@ -100,14 +100,20 @@ export const postgresDialect: SqlDialect = {
   wildcard: (column, pattern) => ({
     sql: `(CASE WHEN strpos(${column}, chr(1)) = 0 THEN ${column} LIKE ? ELSE ${column} ~ ? END)`,
     params: [
-      encodePostgresText(pattern).replace(/[\\%_]/g, (char) => `\\${char}`).replace(/\*/g, '%').replace(/\?/g, '_'),
+      encodePostgresText(pattern)
+        .replace(/[\\%_]/g, (char) => `\\${char}`)
+        .replace(/\*/g, '%')
+        .replace(/\?/g, '_'),
       postgresEncodedWildcard(pattern),
     ],
   }),
   textIn: (texts) => {
     const encoded = texts.map(encodePostgresText);
     if (encoded.length === 1)
-      return { sql: `(left(v.text, ${POSTGRES_TEXT_PREFIX}) = left(?, ${POSTGRES_TEXT_PREFIX}) AND v.text = ?)`, params: [encoded[0], encoded[0]] };
+      return {
+        sql: `(left(v.text, ${POSTGRES_TEXT_PREFIX}) = left(?, ${POSTGRES_TEXT_PREFIX}) AND v.text = ?)`,
+        params: [encoded[0], encoded[0]],
+      };
     // The prefixes are cut by PostgreSQL itself, so they are the index's to the character.
     return {
       sql: `(left(v.text, ${POSTGRES_TEXT_PREFIX}) = ANY(ARRAY(SELECT left(t, ${POSTGRES_TEXT_PREFIX}) FROM unnest(?::text[]) t)) AND v.text = ANY(?::text[]))`,
@@ -140,7 +146,9 @@ function postgresEncodedWildcard(pattern: string): string {
  * U+0001 U+0002: one-to-one, and bytewise order is kept, so equality and ranges stay exact.
  */
 export function encodePostgresText(text: string): string {
+  // eslint-disable-next-line no-control-regex -- NUL and \u0001 are the characters this escapes
   if (!/[\u0000\u0001]/.test(text)) return text;
+  // eslint-disable-next-line no-control-regex -- as above
   return text.replace(/[\u0000\u0001]/g, (char) => (char === '\u0000' ? '\u0001\u0001' : '\u0001\u0002'));
 }
 

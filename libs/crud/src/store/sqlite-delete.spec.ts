@@ -17,7 +17,10 @@ import { ValueIndex } from './value-index';
  */
 const FAMILY = 'thing';
 const COUNT = 3000; // three pages: the scan pauses between them
-const docs: JsonObject[] = Array.from({ length: COUNT }, (_, i) => ({ id: `t${String(i).padStart(4, '0')}`, tag: i % 3 === 0 ? 'old' : 'keep' }));
+const docs: JsonObject[] = Array.from({ length: COUNT }, (_, i) => ({
+  id: `t${String(i).padStart(4, '0')}`,
+  tag: i % 3 === 0 ? 'old' : 'keep',
+}));
 
 describe('delete on SQLite, with writes while it looks', () => {
   let db: Database.Database;
@@ -39,13 +42,16 @@ describe('delete on SQLite, with writes while it looks', () => {
     offset: 0,
     budget,
   });
-  const retag = (id: string, tag: string) => store.update(FAMILY, [id], (_index, current) => ({ doc: { ...current!, tag } }), ValueIndex.of([]));
+  const retag = (id: string, tag: string) =>
+    store.update(FAMILY, [id], (_index, current) => ({ doc: { ...current!, tag } }), ValueIndex.of([]));
   const expected = (except: string[], plus: string[]) =>
     docs.filter((doc) => (doc.tag === 'old' && !except.includes(doc.id as string)) || plus.includes(doc.id as string)).map((doc) => doc.id);
 
   it('deletes exactly the matches when nothing changes meanwhile', async () => {
     expect(await store.delete(spec())).toEqual(expected([], []));
-    expect(await readIds(store, { family: FAMILY, valueIndex: ValueIndex.of([]), where: parseWhere(op('reg_exp', 'tag', 'ol.')) })).toEqual([]);
+    expect(await readIds(store, { family: FAMILY, valueIndex: ValueIndex.of([]), where: parseWhere(op('reg_exp', 'tag', 'ol.')) })).toEqual(
+      [],
+    );
   });
 
   it('spares a match updated away, and takes a record updated into matching, while it scanned', async () => {

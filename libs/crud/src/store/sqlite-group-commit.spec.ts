@@ -32,7 +32,7 @@ describe('SqliteGroupCommit', () => {
       ['a', 'b', 'c'].map((id) =>
         group.run(() => {
           // What the earlier writes of the group did is visible here, and not yet committed.
-          seen.push(`${id}: ${count()} here, ${committed()} committed`);
+          seen.push(`${id}: ${String(count())} here, ${String(committed())} committed`);
           return insert(id, 1)();
         }),
       ),

@@ -7,7 +7,12 @@ import { ValueIndex } from './value-index';
 describe('adopting a value index (SQLite)', () => {
   let db: Database.Database;
   let store: SqliteRecordStore;
-  const docs = Array.from({ length: 2500 }, (_, i) => ({ id: `e${i}`, source: `s${i % 10}`, timestamp: `t${i}`, host: { name: `h${i % 3}` } }));
+  const docs = Array.from({ length: 2500 }, (_, i) => ({
+    id: `e${i}`,
+    source: `s${i % 10}`,
+    timestamp: `t${i}`,
+    host: { name: `h${i % 3}` },
+  }));
   const paths = () => db.prepare("SELECT DISTINCT path FROM inventory_value WHERE family = 'event' ORDER BY path").pluck().all();
   const setting = () => db.prepare("SELECT value FROM inventory_setting WHERE name = 'value_index:event'").pluck().get();
   const hostH1 = (valueIndex: ValueIndex) => readIds(store, { family: 'event', valueIndex, where: parseWhere(eq('host.name', 'h1')) });

@@ -143,30 +143,32 @@ export class SqliteRecordStore extends RecordStore {
   async adoptValueIndex(family: string, valueIndex: ValueIndex): Promise<boolean> {
     const name = valueIndexSettingName(family);
     const declared = valueIndex.toSetting();
-    return this.db.transaction(() => {
-      const stored = this.statement('SELECT value FROM inventory_setting WHERE name = ?').pluck().get(name) as string | undefined;
-      if (stored === declared) return false;
-      const rebuild = !ValueIndex.fromSetting(stored).includes(valueIndex);
-      if (rebuild) {
-        // Learned paths are rebuilt along (and so are ready): the rows of every one are complete after this.
-        const learned = this.readLearned(family);
-        valueIndex = valueIndex.withPaths(allLearned(learned));
-        if (allLearned(learned).length > 0) this.writeLearned(family, { building: [], ready: allLearned(learned) });
-        this.statement('DELETE FROM inventory_value WHERE family = ?').run(family);
-        const page = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND seq > ? ORDER BY seq LIMIT ?');
-        let afterSeq = 0;
-        for (;;) {
-          const rows = page.all(family, afterSeq, READ_PAGE_SIZE) as { seq: number; doc: string }[];
-          for (const row of rows) this.insertValues(row.seq, family, JSON.parse(row.doc) as JsonObject, valueIndex);
-          if (rows.length < READ_PAGE_SIZE) break;
-          afterSeq = rows[rows.length - 1].seq;
+    return this.db
+      .transaction(() => {
+        const stored = this.statement('SELECT value FROM inventory_setting WHERE name = ?').pluck().get(name) as string | undefined;
+        if (stored === declared) return false;
+        const rebuild = !ValueIndex.fromSetting(stored).includes(valueIndex);
+        if (rebuild) {
+          // Learned paths are rebuilt along (and so are ready): the rows of every one are complete after this.
+          const learned = this.readLearned(family);
+          valueIndex = valueIndex.withPaths(allLearned(learned));
+          if (allLearned(learned).length > 0) this.writeLearned(family, { building: [], ready: allLearned(learned) });
+          this.statement('DELETE FROM inventory_value WHERE family = ?').run(family);
+          const page = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND seq > ? ORDER BY seq LIMIT ?');
+          let afterSeq = 0;
+          for (;;) {
+            const rows = page.all(family, afterSeq, READ_PAGE_SIZE) as { seq: number; doc: string }[];
+            for (const row of rows) this.insertValues(row.seq, family, JSON.parse(row.doc) as JsonObject, valueIndex);
+            if (rows.length < READ_PAGE_SIZE) break;
+            afterSeq = rows[rows.length - 1].seq;
+          }
         }
-      }
-      this.statement(
-        'INSERT INTO inventory_setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-      ).run(name, declared);
-      return rebuild;
-    }).immediate();
+        this.statement(
+          'INSERT INTO inventory_setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+        ).run(name, declared);
+        return rebuild;
+      })
+      .immediate();
   }
 
   async learnedPaths(family: string): Promise<LearnedPaths> {
@@ -192,8 +194,9 @@ export class SqliteRecordStore extends RecordStore {
   async buildLearnedRows(family: string, path: string, afterSeq: number, untilSeq: number, limit: number): Promise<number | undefined> {
     const index = ValueIndex.of([path]);
     return this.writes.run(() => {
-      const rows = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?')
-        .all(family, afterSeq, untilSeq, limit) as { seq: number; doc: string }[];
+      const rows = this.statement(
+        'SELECT seq, doc FROM inventory_record WHERE family = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
+      ).all(family, afterSeq, untilSeq, limit) as { seq: number; doc: string }[];
       const clear = this.statement('DELETE FROM inventory_value WHERE seq = ? AND (path = ? OR substr(path, 1, ?) = ?)');
       for (const row of rows) {
         clear.run(row.seq, path, path.length + 1, `${path}.`);
@@ -214,7 +217,10 @@ export class SqliteRecordStore extends RecordStore {
   }
 
   private readLearned(family: string): LearnedPaths {
-    return parseLearnedPaths(this.statement('SELECT value FROM inventory_setting WHERE name = ?').pluck().get(learnedPathsSettingName(family)) as string | undefined);
+    return parseLearnedPaths(
+      this.statement('SELECT value FROM inventory_setting WHERE name = ?').pluck().get(learnedPathsSettingName(family)) as
+        string | undefined,
+    );
   }
 
   private writeLearned(family: string, learned: LearnedPaths): void {
@@ -233,7 +239,8 @@ export class SqliteRecordStore extends RecordStore {
    */
   private writeIndex(family: string, valueIndex: ValueIndex): ValueIndex {
     if (valueIndex === ValueIndex.EVERY_PATH) return valueIndex;
-    const setting = this.statement('SELECT value FROM inventory_setting WHERE name = ?').pluck().get(learnedPathsSettingName(family)) as string | undefined;
+    const setting = this.statement('SELECT value FROM inventory_setting WHERE name = ?').pluck().get(learnedPathsSettingName(family)) as
+      string | undefined;
     const cached = this.writeIndexes.get(family);
     if (cached && cached.setting === setting && cached.base === valueIndex) return cached.index;
     const index = valueIndex.withPaths(allLearned(parseLearnedPaths(setting)));
@@ -246,9 +253,7 @@ export class SqliteRecordStore extends RecordStore {
   }
 
   private insertValues(seq: number, family: string, doc: JsonObject, valueIndex: ValueIndex): void {
-    const insertValue = this.statement(
-      'INSERT INTO inventory_value (seq, family, path, kind, text, num) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    const insertValue = this.statement('INSERT INTO inventory_value (seq, family, path, kind, text, num) VALUES (?, ?, ?, ?, ?, ?)');
     for (const value of indexedValues(doc, valueIndex)) insertValue.run(seq, family, value.path, value.kind, value.text, value.num);
   }
 
@@ -257,7 +262,9 @@ export class SqliteRecordStore extends RecordStore {
   }
 
   private seqs(fragment: SqlFragment): number[] {
-    return this.statement(fragment.sql).pluck().all(...fragment.params) as number[];
+    return this.statement(fragment.sql)
+      .pluck()
+      .all(...fragment.params) as number[];
   }
 
   /** Prepared statements are reused; their SQL text depends only on the query's shape. */

@@ -31,7 +31,18 @@ export const RECORDS: JsonObject[] = [
   { id: 'a6', name: 'δέλτα', n: 1e21, note: 'ünïcödé 😀' },
   { id: 'a7', config: { cmd: 'run', port: '8080' }, n: 100 },
   { id: 'a8', config: { cmd: 'stop' }, n: 9 },
-  { id: 'a9', config: {}, nested: { deep: { list: [{ id: 1, v: 'one' }, { id: 2, v: 'two' }] } } },
+  {
+    id: 'a9',
+    config: {},
+    nested: {
+      deep: {
+        list: [
+          { id: 1, v: 'one' },
+          { id: 2, v: 'two' },
+        ],
+      },
+    },
+  },
   {
     id: 'b1',
     actions: [

@@ -34,7 +34,10 @@ const INDEXINGS: [string, { written: (position: number) => ValueIndex; read: Val
   ['some paths declared', { written: () => SOME, read: SOME }],
   ['no path declared', { written: () => NONE, read: NONE }],
   // A database from before the declaration: every path has rows for the first half only.
-  ['some paths declared, earlier records indexed on every path', { written: (position) => (position < RECORDS.length / 2 ? EVERY : SOME), read: SOME }],
+  [
+    'some paths declared, earlier records indexed on every path',
+    { written: (position) => (position < RECORDS.length / 2 ? EVERY : SOME), read: SOME },
+  ],
 ];
 
 describe.each(INDEXINGS)('where compiler agrees with the reference evaluator (SQLite, %s)', (_indexing, { written, read }) => {
@@ -104,9 +107,7 @@ describe.each(INDEXINGS)('where compiler agrees with the reference evaluator (SQ
     expect(await readIds({ family: FAMILY, id: 'a1' })).toEqual(['a1']);
     expect(await readIds({ family: FAMILY, id: 'a1', where: parseWhere(eq('name', 'alpha')) })).toEqual(['a1']);
     expect(await readIds({ family: FAMILY, id: 'a2', where: parseWhere(eq('name', 'alpha')) })).toEqual([]);
-    expect(await readIds({ family: FAMILY, id: 'a1', where: parseWhere(op('reg_exp', 'name', 'al.*')) })).toEqual([
-      'a1',
-    ]);
+    expect(await readIds({ family: FAMILY, id: 'a1', where: parseWhere(op('reg_exp', 'name', 'al.*')) })).toEqual(['a1']);
     expect(await readIds({ family: FAMILY, id: 'nope' })).toEqual([]);
     expect(await readIds({ family: 'other', id: 'a1', where: parseWhere(eq('name', 'alpha')) })).toEqual(['a1']);
   });
@@ -180,7 +181,9 @@ describe('compiled SQL', () => {
     expect(compileWhere(parseWhere(eq('config', { a: 1 })), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(false);
     expect(compileWhere(parseWhere({ not: op('reg_exp', 'name', 'a') }), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(false);
     expect(compileWhere(parseWhere(eq('name', 'a')), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(true);
-    expect(compileWhere(parseWhere({ not: op('in', 'n', [1, 'a', true, null]) }), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(true);
+    expect(compileWhere(parseWhere({ not: op('in', 'n', [1, 'a', true, null]) }), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(
+      true,
+    );
   });
 
   describe('paths the value index does not hold', () => {
@@ -200,7 +203,12 @@ describe('compiled SQL', () => {
     });
 
     it('declared paths and their descendants still compile to the index', () => {
-      for (const where of [eq('source', 'a'), eq('host.name', 'h'), { exists: { target: 'host.name.first' } }, { not: eq('source', 'a') }]) {
+      for (const where of [
+        eq('source', 'a'),
+        eq('host.name', 'h'),
+        { exists: { target: 'host.name.first' } },
+        { not: eq('source', 'a') },
+      ]) {
         const compiled = compile(where);
         expect(compiled.exact).toBe(true);
         expect(compiled.sql).toContain('inventory_value');
@@ -255,7 +263,14 @@ describe.each(ORDER_INDEXINGS)('order (SQLite, %s)', (_indexing, valueIndex) => 
 
   const ordered = (target: string, mode: 'asc' | 'desc', extra: Clause = {}) => {
     const query = parseRecordQuery({ order: [{ target, mode }], ...extra }, { allowSelect: true });
-    return readIdsFrom(store, { family: 'ord', valueIndex, where: query.where, order: query.order, offset: query.offset, count: query.count });
+    return readIdsFrom(store, {
+      family: 'ord',
+      valueIndex,
+      where: query.where,
+      order: query.order,
+      offset: query.offset,
+      count: query.count,
+    });
   };
 
   it('numeric field ascending, records lacking it last in arrival order', async () => {
@@ -284,14 +299,17 @@ describe.each(ORDER_INDEXINGS)('order (SQLite, %s)', (_indexing, valueIndex) => 
       'r1',
       'r5',
     ]);
-    expect(
-      await ordered('score', 'asc', { where: op('reg_exp', 'name', '[a-z].*'), limit: { from: 1, to: 2 } }),
-    ).toEqual(['r8', 'r1']);
+    expect(await ordered('score', 'asc', { where: op('reg_exp', 'name', '[a-z].*'), limit: { from: 1, to: 2 } })).toEqual(['r8', 'r1']);
   });
 
   it('two order terms', async () => {
     const query = parseRecordQuery(
-      { order: [{ target: 'name', mode: 'asc' }, { target: 'score', mode: 'desc' }] },
+      {
+        order: [
+          { target: 'name', mode: 'asc' },
+          { target: 'score', mode: 'desc' },
+        ],
+      },
       { allowSelect: true },
     );
     expect(await readIdsFrom(store, { family: 'ord', valueIndex, order: query.order, offset: 0 })).toEqual([
@@ -388,7 +406,14 @@ describe.each([
       { where: { exists: { target: 'n' } }, order: [{ target: 'n', mode: 'desc' }], limit: { from: 0, to: 2 } },
       { allowSelect: false },
     );
-    const deleted = await store.delete({ family: FAMILY, valueIndex, where: query.where, order: query.order, offset: query.offset, count: query.count });
+    const deleted = await store.delete({
+      family: FAMILY,
+      valueIndex,
+      where: query.where,
+      order: query.order,
+      offset: query.offset,
+      count: query.count,
+    });
     expect(deleted).toEqual(['a6', 'a7', 'a3']);
     expect(await readIdsFrom(store, { valueIndex, family: FAMILY, where: parseWhere(op('in', 'id', deleted)) })).toEqual([]);
   });

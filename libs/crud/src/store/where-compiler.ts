@@ -125,7 +125,9 @@ class WhereCompiler {
     if (isRecordId(path)) {
       // Ids hold no control characters (docs/records.md), so a value is compared in the index's
       // text form, which PostgreSQL can bind even when it holds NUL; for ids the two agree.
-      const ids = new Set(values.filter((value): value is string => typeof value === 'string').map(this.dialect.indexText));
+      const ids = new Set(
+        values.filter((value): value is string => typeof value === 'string').map((value) => this.dialect.indexText(value)),
+      );
       if (ids.size === 0) return MATCH_NONE();
       return idMatch(this.dialect.oneOf('r.id', [...ids]));
     }

@@ -33,7 +33,10 @@ export class DataRecord {
   @ReadOnly()
   timestamp_event?: string;
 
-  @ApiPropertyOptional({ description: 'when the agent collected it (ISO-8601, zone optional), stored as sent', example: '2020-06-04T09:22:19' })
+  @ApiPropertyOptional({
+    description: 'when the agent collected it (ISO-8601, zone optional), stored as sent',
+    example: '2020-06-04T09:22:19',
+  })
   @IsOptional()
   @IsISO8601({ strict: true }, { message: DATE_TIME_TEXT })
   @Matches(DATE_TIME, { message: DATE_TIME_TEXT })

@@ -23,7 +23,15 @@ function nested(depth: number, kind: 'object' | 'list' | 'mixed'): string {
 
 describe('assertSafeBody', () => {
   it('accepts ordinary bodies, scalars and arrays', () => {
-    for (const text of ['{"id":"a","config":{"cmd":"x"},"actions":[{"id":"s"}]}', '[]', '{}', '"text"', '5', 'null', '[{"a":[1,2,{"b":null}]}]'])
+    for (const text of [
+      '{"id":"a","config":{"cmd":"x"},"actions":[{"id":"s"}]}',
+      '[]',
+      '{}',
+      '"text"',
+      '5',
+      'null',
+      '[{"a":[1,2,{"b":null}]}]',
+    ])
       expect(errorOf(text)).toBeUndefined();
     expect(() => assertSafeBody(undefined)).not.toThrow();
   });

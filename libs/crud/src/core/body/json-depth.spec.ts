@@ -60,7 +60,7 @@ describe('JsonDepthScanner', () => {
 
   it('agrees with the depth JSON.parse builds, on generated JSON split at random points', () => {
     let seed = 11;
-    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     // One deep spine, with a few shallow siblings along it: sizes stay linear in the depth.
     const build = (depth: number): unknown => {
       if (depth === 0) return TRICKY_STRINGS[Math.floor(random() * TRICKY_STRINGS.length)];

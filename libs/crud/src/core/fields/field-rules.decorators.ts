@@ -26,7 +26,7 @@ export interface FieldRuleSet {
 const FIELD_RULES = Symbol('inventory:field-rules');
 
 /** The rules declared directly on one class, by property name (nested classes have their own). */
-export function declaredFieldRules(target: Function): ReadonlyMap<string, FieldRuleSet> {
+export function declaredFieldRules(target: object): ReadonlyMap<string, FieldRuleSet> {
   return (Reflect.getMetadata(FIELD_RULES, target) as Map<string, FieldRuleSet> | undefined) ?? new Map();
 }
 

@@ -25,12 +25,22 @@ describe('mergeRecord', () => {
       { id: 'stop', status: 'stopped' },
     ],
     tags: ['a', 'b', 'c'],
-    extra: { list: [{ id: 1, v: 'one' }, { id: 2, v: 'two' }], plain: [{ v: 1 }] },
+    extra: {
+      list: [
+        { id: 1, v: 'one' },
+        { id: 2, v: 'two' },
+      ],
+      plain: [{ v: 1 }],
+    },
   };
 
   it('merges objects deeply, keeping what the patch does not name', () => {
     const merged = mergeRecord(stored, { config: { env: { B: '3', C: '4' } }, description: 'New' });
-    expect(merged).toEqual({ ...stored, description: 'New', config: { cmd: 'polycubectl', env: { A: '1', B: '3', C: '4' }, daemon: false } });
+    expect(merged).toEqual({
+      ...stored,
+      description: 'New',
+      config: { cmd: 'polycubectl', env: { A: '1', B: '3', C: '4' }, daemon: false },
+    });
   });
 
   it('adds new fields at any depth', () => {
@@ -68,16 +78,15 @@ describe('mergeRecord', () => {
 
     it('a new id is appended, in patch order', () => {
       const merged = mergeRecord(stored, { actions: [{ id: 'restart', status: 'unknown', note: null }, { id: 'attach' }] });
-      expect(merged.actions).toEqual([
-        ...(stored.actions as JsonObject[]),
-        { id: 'restart', status: 'unknown' },
-        { id: 'attach' },
-      ]);
+      expect(merged.actions).toEqual([...(stored.actions as JsonObject[]), { id: 'restart', status: 'unknown' }, { id: 'attach' }]);
     });
 
     it('{"id": "x", "$patch": "delete"} removes item x; an unknown id to delete is ignored', () => {
       const merged = mergeRecord(stored, {
-        actions: [{ id: 'start', $patch: 'delete' }, { id: 'ghost', $patch: 'delete' }],
+        actions: [
+          { id: 'start', $patch: 'delete' },
+          { id: 'ghost', $patch: 'delete' },
+        ],
       });
       expect(merged.actions).toEqual([{ id: 'stop', status: 'stopped' }]);
     });
@@ -90,7 +99,14 @@ describe('mergeRecord', () => {
     });
 
     it('works for any such list in additional data, with non-string ids', () => {
-      const merged = mergeRecord(stored, { extra: { list: [{ id: 2, v: 'TWO' }, { id: '1', v: 'string one' }] } });
+      const merged = mergeRecord(stored, {
+        extra: {
+          list: [
+            { id: 2, v: 'TWO' },
+            { id: '1', v: 'string one' },
+          ],
+        },
+      });
       expect((merged.extra as JsonObject).list).toEqual([
         { id: 1, v: 'one' },
         { id: 2, v: 'TWO' },
@@ -118,10 +134,7 @@ describe('mergeRecord', () => {
 
     it('lists of objects without ids, or with only some ids', () => {
       expect((mergeRecord(stored, { extra: { plain: [{ v: 2 }] } }).extra as JsonObject).plain).toEqual([{ v: 2 }]);
-      expect(mergeRecord(stored, { actions: [{ id: 'start' }, { name: 'no id' }] }).actions).toEqual([
-        { id: 'start' },
-        { name: 'no id' },
-      ]);
+      expect(mergeRecord(stored, { actions: [{ id: 'start' }, { name: 'no id' }] }).actions).toEqual([{ id: 'start' }, { name: 'no id' }]);
     });
 
     it('an empty list replaces an id list', () => {
@@ -134,7 +147,11 @@ describe('mergeRecord', () => {
     const patch: JsonObject = {
       description: null,
       config: { env: { A: null, Z: '9' } },
-      actions: [{ id: 'start', config: { args: ['x'] } }, { id: 'stop', $patch: 'delete' }, { id: 'new', x: null }],
+      actions: [
+        { id: 'start', config: { args: ['x'] } },
+        { id: 'stop', $patch: 'delete' },
+        { id: 'new', x: null },
+      ],
       tags: ['q'],
     };
     const patchCopy = deepCopy(patch);
@@ -155,7 +172,7 @@ describe('mergeRecord', () => {
       [{ actions: [{ id: 'new', $meta: 1 }] }, 'actions.$meta'],
       [{ actions: [{ id: 'start', $meta: 1 }] }, 'actions.$meta'],
     ])('%j is refused at %s', (patch, path) => {
-      const problems = problemsOf(() => mergeRecord(stored, patch as JsonObject));
+      const problems = problemsOf(() => mergeRecord(stored, patch));
       expect(Object.keys(problems)).toEqual([path]);
       expect(problems[path]).toMatch(/reserved/);
     });
@@ -177,10 +194,13 @@ describe('mergeRecord', () => {
       expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
       expect(Object.getPrototypeOf(merged.config)).toBe(Object.prototype);
       expect((merged as Record<string, unknown>).polluted).toBeUndefined();
-      expect(JSON.parse(JSON.stringify(merged))).toEqual(JSON.parse(`{${JSON.stringify(stored).slice(1, -1).replace(
-        /"config":\{/,
-        '"config":{"__proto__":{"polluted":"yes"},',
-      )},"__proto__":{"polluted":"yes"}}`));
+      expect(JSON.parse(JSON.stringify(merged))).toEqual(
+        JSON.parse(
+          `{${JSON.stringify(stored)
+            .slice(1, -1)
+            .replace(/"config":\{/, '"config":{"__proto__":{"polluted":"yes"},')},"__proto__":{"polluted":"yes"}}`,
+        ),
+      );
     });
 
     it('"constructor" and "prototype" keys are plain data', () => {

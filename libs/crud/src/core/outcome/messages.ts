@@ -19,9 +19,7 @@ export class ResourceMessages {
   }
 
   notFound(id: string | undefined): string {
-    return id === undefined
-      ? `No ${lowerFirst(this.resourceName)} matches the request`
-      : `${this.resourceName} with id=${id} not found`;
+    return id === undefined ? `No ${lowerFirst(this.resourceName)} matches the request` : `${this.resourceName} with id=${id} not found`;
   }
 }
 

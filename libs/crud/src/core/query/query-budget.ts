@@ -84,10 +84,13 @@ export class QueryBudget implements SliceClock {
       dispose();
       stop();
     };
-    const timer = setTimeout(() => {
-      this.expired = true;
-      fire();
-    }, Math.max(0, this.deadline - performance.now()));
+    const timer = setTimeout(
+      () => {
+        this.expired = true;
+        fire();
+      },
+      Math.max(0, this.deadline - performance.now()),
+    );
     timer.unref();
     this.signal?.addEventListener('abort', fire, { once: true });
     const dispose = () => {

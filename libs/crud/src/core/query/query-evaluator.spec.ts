@@ -302,7 +302,11 @@ describe('QueryEvaluator.evaluate (sliced)', () => {
     const record = { id: 'r', text: 'y'.repeat(150) };
     expect(run({ or: patterns }, record)).toEqual({ result: false, pauses: 100, direct: false });
     expect(run({ or: [...patterns.slice(1), op('reg_exp', 'text', 'y+')] }, record)).toEqual({ result: true, pauses: 99, direct: true });
-    expect(run({ and: [{ not: op('wildcard', 'text', 'x*') }, op('reg_exp', 'text', 'y*')] }, record)).toEqual({ result: true, pauses: 1, direct: true });
+    expect(run({ and: [{ not: op('wildcard', 'text', 'x*') }, op('reg_exp', 'text', 'y*')] }, record)).toEqual({
+      result: true,
+      pauses: 1,
+      direct: true,
+    });
   });
 
   it('runs clauses without patterns straight through', () => {
@@ -311,7 +315,31 @@ describe('QueryEvaluator.evaluate (sliced)', () => {
 });
 
 describe('in looks values up by equalsExpr rule', () => {
-  const VALUES: JsonValue[] = ['5', 5, '5.5', 5.5, 'true', true, 'false', false, null, 'null', '', 0, -0, '0', '1e+21', 1e21, [1], ['1'], { a: 1 }, { a: '1' }, [], {}, 'x'];
+  const VALUES: JsonValue[] = [
+    '5',
+    5,
+    '5.5',
+    5.5,
+    'true',
+    true,
+    'false',
+    false,
+    null,
+    'null',
+    '',
+    0,
+    -0,
+    '0',
+    '1e+21',
+    1e21,
+    [1],
+    ['1'],
+    { a: 1 },
+    { a: '1' },
+    [],
+    {},
+    'x',
+  ];
   it.each(VALUES.map((value) => [value]))('%j against each value alone and all together', (recordValue) => {
     const record = { id: 'r', f: recordValue };
     for (const expected of VALUES) {

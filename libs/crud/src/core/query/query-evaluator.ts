@@ -102,7 +102,7 @@ function compileJunction(kind: 'and' | 'or', parts: Compiled[]): Compiled {
   // `and` stops at the first false part, `or` at the first true one.
   const decisive = kind === 'or';
   if (parts.every((part) => !part.sliced)) {
-    const tests = parts.map((part) => part.test as Test);
+    const tests = parts.map((part) => part.test);
     return plain((record) => {
       for (const test of tests) if (test(record) === decisive) return decisive;
       return !decisive;

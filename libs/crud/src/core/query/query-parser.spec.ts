@@ -290,7 +290,7 @@ describe('parseRecordQuery', () => {
 
     it('depth counts object-form and/or too', () => {
       let clause: JsonValue = { exists: { target: 'a' } };
-      for (let level = 1; level < 17; level++) clause = { or: clause as { [key: string]: JsonValue } };
+      for (let level = 1; level < 17; level++) clause = { or: clause };
       expectQueryError({ where: clause }, /nested deeper than 16 levels/);
     });
 
@@ -324,7 +324,10 @@ describe('parseRecordQuery', () => {
       expect(where(ins(new Array(10).fill(1000)))).toMatchObject({ kind: 'or' });
       expectQueryError({ where: ins([...new Array(10).fill(1000), 1]) }, /where has more than 10000 in values in total/);
       // Values under `not` and in several keys of one clause count too.
-      expectQueryError({ where: { not: ins([...new Array(9).fill(1000), 999]), in: { target: 'g', expr: ['a', 'b'] } } }, /10000 in values/);
+      expectQueryError(
+        { where: { not: ins([...new Array(9).fill(1000), 999]), in: { target: 'g', expr: ['a', 'b'] } } },
+        /10000 in values/,
+      );
     });
 
     it.each([

@@ -166,8 +166,7 @@ class ClauseParser {
     if (fields.includes('expr') && !Object.prototype.hasOwnProperty.call(operand, 'expr'))
       throw new QueryError(`${where}.expr is required`);
     this.leaves += 1;
-    if (this.leaves > QUERY_LIMITS.leafConditions)
-      throw new QueryError(`where has more than ${QUERY_LIMITS.leafConditions} conditions`);
+    if (this.leaves > QUERY_LIMITS.leafConditions) throw new QueryError(`where has more than ${QUERY_LIMITS.leafConditions} conditions`);
     return { path: parseFieldPath(operand.target, `${where}.target`), expr: operand.expr };
   }
 }

@@ -24,7 +24,7 @@ function firstRepeatedId(list: unknown): number {
   if (!Array.isArray(list)) return -1;
   const seen = new Set<unknown>();
   for (let index = 0; index < list.length; index++) {
-    const item = list[index];
+    const item: unknown = list[index];
     if (!isPlainObject(item) || item.id === undefined) continue;
     if (seen.has(item.id)) return index;
     seen.add(item.id);

@@ -130,7 +130,17 @@ describe('validateRecord with the contract messages', () => {
 
   it('duplicate ids are reported at the first repeat', () => {
     expect(check(withChange({ actions: [{ id: 'a' }, { id: 'a' }] }))).toEqual({ 'actions.1.id': 'duplicate id' });
-    expect(check(withChange({ parameters: [{ id: 'x', type: 't' }, { id: 'y', type: 't' }, { id: 'x', type: 't' }] }))).toEqual({
+    expect(
+      check(
+        withChange({
+          parameters: [
+            { id: 'x', type: 't' },
+            { id: 'y', type: 't' },
+            { id: 'x', type: 't' },
+          ],
+        }),
+      ),
+    ).toEqual({
       'parameters.2.id': 'duplicate id',
     });
   });
@@ -161,7 +171,7 @@ describe('validateRecord with the contract messages', () => {
     expect(check(withChange({ deployment_source: 'git' }))).toEqual({ deployment_source: 'must be a list' });
   });
 
-  it('a constraint without a contract text keeps class-validator\'s sentence minus the property name', () => {
+  it("a constraint without a contract text keeps class-validator's sentence minus the property name", () => {
     const child = Object.assign(new ValidationError(), {
       property: 'tags',
       constraints: { arrayMaxSize: 'each value in tags must be short' },
@@ -202,7 +212,11 @@ describe('validateRecord with the contract messages', () => {
   });
 
   it('toValidationProblems on a hand-made tree, with a prefix', () => {
-    const child = Object.assign(new ValidationError(), { property: 'cmd', constraints: { isString: 'cmd must be a string' }, children: [] });
+    const child = Object.assign(new ValidationError(), {
+      property: 'cmd',
+      constraints: { isString: 'cmd must be a string' },
+      children: [],
+    });
     const error = Object.assign(new ValidationError(), {
       property: 'config',
       constraints: { customThing: 'config has a custom problem' },

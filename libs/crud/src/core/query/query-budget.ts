@@ -36,6 +36,16 @@ export class QueryAbortedError extends Error {
 }
 
 /**
+ * Whether the client has gone: an `AbortSignal`, or anything that can tell it as cheaply. Only a
+ * budget asked to stop work (`onStop`) listens to it.
+ */
+export interface ClientGone {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
  * The time a read or delete may spend, and whether its client is still there. Stores call
  * `check()` between steps (SQL statements, slices of in-memory work), which throws once the
  * budget is spent or the client has gone; `onStop` lets a store cancel a statement that is
@@ -49,7 +59,7 @@ export class QueryBudget implements SliceClock {
 
   constructor(
     readonly limitMs: number,
-    private readonly signal?: AbortSignal,
+    private readonly signal?: ClientGone,
     private readonly sliceMs = QUERY_SLICE_MS,
   ) {
     const now = performance.now();

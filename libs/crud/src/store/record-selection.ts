@@ -120,6 +120,14 @@ export class RecordSelection {
     return !this.residual;
   }
 
+  /** The record of the path id (a read with no query: see `pagesBySeq`). */
+  byId(): SqlFragment {
+    return {
+      sql: 'SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE r.family = ? AND r.id = ?',
+      params: [this.spec.family, this.spec.id],
+    };
+  }
+
   /** One page of rows after `afterSeq`, in arrival order (of the family, when narrowed to a complement). */
   pageAfter(afterSeq: number, pageSize: number, skip: number): SqlFragment {
     return {

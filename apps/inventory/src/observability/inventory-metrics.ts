@@ -11,9 +11,10 @@ const STORE_FAILURES: Partial<Record<FailureKind, string>> = {
   'store-refused': 'refused',
 };
 
-interface LabelSet {
-  request: { family: string; method: string; status: string };
-  duration: { family: string; method: string };
+/** The series one kind of answer feeds, resolved once: prom-client hashes label objects on every call otherwise. */
+interface SeriesSet {
+  requests: { inc(): void };
+  duration: { observe(seconds: number): void };
 }
 
 /**
@@ -48,8 +49,8 @@ export class InventoryMetrics {
     help: 'Requests that failed unexpectedly: 500 with a reference, or a failure after the answer had started',
     registers: [this.registry],
   });
-  /** Label objects by method, route and status, built once: no allocation per request. */
-  private readonly labelSets = new Map<string, LabelSet>();
+  /** Series by method, route and status, resolved once: no label hashing or allocation per request. */
+  private readonly seriesSets = new Map<string, SeriesSet>();
 
   constructor() {
     // Process metrics, event-loop lag (nodejs_eventloop_lag_*) among them.
@@ -60,9 +61,9 @@ export class InventoryMetrics {
   }
 
   readonly observe: ResponseObserver = (request: FastifyRequest, reply: FastifyReply) => {
-    const labels = this.labelsOf(request, reply.statusCode);
-    this.requests.inc(labels.request);
-    this.duration.observe(labels.duration, reply.elapsedTime / 1000);
+    const series = this.seriesOf(request, reply.statusCode);
+    series.requests.inc();
+    series.duration.observe(reply.elapsedTime / 1000);
     const failure = failureOf(request);
     if (failure === undefined) return;
     const storeKind = STORE_FAILURES[failure];
@@ -78,14 +79,18 @@ export class InventoryMetrics {
     return this.registry.metrics();
   }
 
-  private labelsOf(request: FastifyRequest, status: number): LabelSet {
+  private seriesOf(request: FastifyRequest, status: number): SeriesSet {
     const key = `${request.method} ${request.routeOptions.url ?? ''} ${status}`;
-    let labels = this.labelSets.get(key);
-    if (labels === undefined) {
+    let series = this.seriesSets.get(key);
+    if (series === undefined) {
       const family = routeFamily(request);
-      labels = { request: { family, method: request.method, status: String(status) }, duration: { family, method: request.method } };
-      this.labelSets.set(key, labels);
+      const { method } = request;
+      series = {
+        requests: this.requests.labels({ family, method, status: String(status) }),
+        duration: this.duration.labels({ family, method }),
+      };
+      this.seriesSets.set(key, series);
     }
-    return labels;
+    return series;
   }
 }

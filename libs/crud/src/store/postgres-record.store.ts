@@ -15,6 +15,7 @@ import {
   UpdateWrite,
 } from './record-store';
 import { cancellable } from './postgres-cancel';
+import { GroupedInserts } from './grouped-inserts';
 import { selectionPlan } from './selection-plan';
 import { readSelection, SelectionQueries } from './selection-reader';
 import { encodePostgresText, postgresDialect, toPostgresPlaceholders } from './sql-dialect';
@@ -52,6 +53,8 @@ const UNAVAILABLE_CODES = new Set([
  * instead of trusting anything held in this process.
  */
 export class PostgresRecordStore extends RecordStore {
+  private readonly inserts = new GroupedInserts((family, records, valueIndex) => this.insertNow(family, records, valueIndex));
+
   constructor(private readonly pool: Pool) {
     super();
   }
@@ -66,6 +69,10 @@ export class PostgresRecordStore extends RecordStore {
 
   async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
     if (records.length === 0) return [];
+    return this.inserts.insert(family, records, valueIndex);
+  }
+
+  private insertNow(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
     return this.transaction(async (client) => {
       const index = await this.writeIndex(client, family, valueIndex);
       const present = await this.lockReferences(

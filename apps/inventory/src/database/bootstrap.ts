@@ -14,13 +14,35 @@ const logger = new Logger('Bootstrap');
 /** Migrations, then what a new database needs: a JWT secret, the admin user, the demo data. */
 export async function bootstrapDatabase(dataSource: DataSource, config: AppConfig): Promise<BootstrapResult> {
   return withStartupLock(dataSource, async () => {
-    await dataSource.runMigrations({ transaction: 'all' });
+    await runMigrations(dataSource);
     const jwtSecret = config.jwt.secret ?? (await ensureSetting(dataSource, 'jwt_secret', () => randomBytes(48).toString('base64url')));
     await ensureAdmin(dataSource, config.admin);
     if (config.demoData) await loadDemoData(dataSource);
     return { jwtSecret };
   });
 }
+
+/**
+ * On SQLite, processes starting together on a new file are not serialised by a lock (PostgreSQL's
+ * advisory lock, withStartupLock): both may see the migrations pending, and the second to write
+ * then fails (its tables exist, or its snapshot is stale). That failure is only a failure if the
+ * migrations are still pending afterwards; otherwise another process ran them, and this start
+ * goes on. Found by the two-process reference race test on a loaded CI machine.
+ */
+async function runMigrations(dataSource: DataSource): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await dataSource.runMigrations({ transaction: 'all' });
+      return;
+    } catch (error) {
+      if (dataSource.options.type === 'postgres' || attempt >= MIGRATION_ATTEMPTS) throw error;
+      if (!(await dataSource.showMigrations())) return;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
+const MIGRATION_ATTEMPTS = 3;
 
 async function ensureAdmin(dataSource: DataSource, admin: AppConfig['admin']): Promise<void> {
   if (admin.password !== undefined) {

@@ -13,8 +13,11 @@ export async function ensureSetting(dataSource: DataSource, name: string, create
 
 /** Sets a mark once; answers true only for the caller that set it. */
 export async function claimSetting(dataSource: DataSource, name: string): Promise<boolean> {
-  const existing = await runSql(dataSource, 'SELECT 1 FROM inventory_setting WHERE name = ?', [name]);
-  if (existing.length > 0) return false;
-  await runSql(dataSource, 'INSERT INTO inventory_setting (name, value) VALUES (?, ?)', [name, new Date().toISOString()]);
-  return true;
+  // One statement: two processes starting together on SQLite (no startup lock there) cannot both claim it.
+  const claimed = await runSql(
+    dataSource,
+    'INSERT INTO inventory_setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING RETURNING name',
+    [name, new Date().toISOString()],
+  );
+  return claimed.length > 0;
 }

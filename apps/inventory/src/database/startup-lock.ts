@@ -6,7 +6,8 @@ const STARTUP_LOCK_ID = 7_351_004_211;
 /**
  * Runs `work` while holding a PostgreSQL advisory lock, so that processes starting together on
  * an empty database run migrations and load demo data one after the other, and so exactly once.
- * SQLite serves one process; its migrations run in one transaction anyway.
+ * SQLite takes no such lock: bootstrap.ts tolerates a migration another process ran first, and
+ * the rest of the set-up claims what it creates with single statements.
  */
 export async function withStartupLock<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
   if (dataSource.options.type !== 'postgres') return work();

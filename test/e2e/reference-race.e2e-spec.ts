@@ -134,7 +134,11 @@ describe.each(databaseKinds())('references while another process deletes their t
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    services = await Promise.all([startServiceProcess(database.url), startServiceProcess(database.url)]);
+    // allSettled: a process that started is stopped by afterAll even when the other did not start
+    // (a leftover child process kept Jest from exiting once).
+    const starts = await Promise.allSettled([startServiceProcess(database.url), startServiceProcess(database.url)]);
+    services = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
+    for (const start of starts) if (start.status === 'rejected') throw start.reason;
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.stop('SIGKILL')));

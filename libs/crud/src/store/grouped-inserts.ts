@@ -16,12 +16,6 @@ interface Group {
   records: number;
 }
 
-/** A family's group being filled, and whether its commit is scheduled. */
-interface FamilyQueue {
-  open?: Group;
-  scheduled: boolean;
-}
-
 /**
  * A request this large goes alone: its commit is shared by its own records already, and
  * transactions of its size committing side by side use the database's cores in parallel.
@@ -44,16 +38,15 @@ export const GROUP_MAX_RECORDS = 1000;
  * alone, so that one request's failure (a value the database refuses) is not its neighbours'.
  */
 export class GroupedInserts {
-  private readonly families = new Map<string, FamilyQueue>();
+  /** Each family's group still taking requests; every group commits at the end of its turn. */
+  private readonly open = new Map<string, Group>();
 
   constructor(private readonly insertNow: InsertNow) {}
 
   insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
     return new Promise((resolve, reject) => {
       const request: Waiting = { records, resolve, reject };
-      let queue = this.families.get(family);
-      if (!queue) this.families.set(family, (queue = { scheduled: false }));
-      const open = queue.open;
+      const open = this.open.get(family);
       // Large requests, and a request made with another index than its group's (a path was
       // just learned), go alone.
       if (records.length >= GROUPED_REQUEST_MAX_RECORDS || (open && open.valueIndex !== valueIndex)) {
@@ -63,22 +56,16 @@ export class GroupedInserts {
       if (open && open.records + records.length <= GROUP_MAX_RECORDS) {
         open.waiting.push(request);
         open.records += records.length;
-      } else {
-        if (open) void this.commit(family, open);
-        queue.open = { valueIndex, waiting: [request], records: records.length };
+        return;
       }
-      if (!queue.scheduled) {
-        queue.scheduled = true;
-        setImmediate(() => this.close(family));
-      }
+      // No group, or a full one (it still commits at the end of its turn): a new group.
+      const group: Group = { valueIndex, waiting: [request], records: records.length };
+      this.open.set(family, group);
+      setImmediate(() => {
+        if (this.open.get(family) === group) this.open.delete(family);
+        void this.commit(family, group);
+      });
     });
-  }
-
-  /** The turn is over: the family's open group goes to the database. */
-  private close(family: string): void {
-    const queue = this.families.get(family)!;
-    this.families.delete(family);
-    if (queue.open) void this.commit(family, queue.open);
   }
 
   private async commit(family: string, group: Group): Promise<void> {

@@ -27,6 +27,7 @@ import {
   parseLearnedPaths,
   ValueIndex,
   valueIndexSettingName,
+  WriteIndexes,
 } from './value-index';
 import { SqlFragment } from './where-compiler';
 
@@ -313,8 +314,7 @@ export class PostgresRecordStore extends RecordStore {
     ]);
   }
 
-  /** Learned paths last read per family, and the write index they made. */
-  private readonly writeIndexes = new Map<string, { setting: string | undefined; base: ValueIndex; index: ValueIndex }>();
+  private readonly writeIndexes = new WriteIndexes();
 
   /**
    * `valueIndex` with the family's learned paths, read inside the write's transaction with the
@@ -326,12 +326,7 @@ export class PostgresRecordStore extends RecordStore {
     const stored = await client.query<{ value: string }>('SELECT value FROM inventory_setting WHERE name = $1 FOR SHARE', [
       learnedPathsSettingName(family),
     ]);
-    const setting = stored.rows[0]?.value;
-    const cached = this.writeIndexes.get(family);
-    if (cached && cached.setting === setting && cached.base === valueIndex) return cached.index;
-    const index = valueIndex.withPaths(allLearned(parseLearnedPaths(setting)));
-    this.writeIndexes.set(family, { setting, base: valueIndex, index });
-    return index;
+    return this.writeIndexes.of(family, valueIndex, stored.rows[0]?.value);
   }
 
   async ping(): Promise<void> {

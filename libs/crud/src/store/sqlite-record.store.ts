@@ -16,6 +16,7 @@ import {
   parseLearnedPaths,
   ValueIndex,
   valueIndexSettingName,
+  WriteIndexes,
 } from './value-index';
 import { SqlFragment } from './where-compiler';
 
@@ -230,8 +231,7 @@ export class SqliteRecordStore extends RecordStore {
     );
   }
 
-  /** Learned paths last read per family, and the write index they made. */
-  private readonly writeIndexes = new Map<string, { setting: string | undefined; base: ValueIndex; index: ValueIndex }>();
+  private readonly writeIndexes = new WriteIndexes();
 
   /**
    * `valueIndex` with the family's learned paths, read inside the write's transaction (a
@@ -241,11 +241,7 @@ export class SqliteRecordStore extends RecordStore {
     if (valueIndex === ValueIndex.EVERY_PATH) return valueIndex;
     const setting = this.statement('SELECT value FROM inventory_setting WHERE name = ?').pluck().get(learnedPathsSettingName(family)) as
       string | undefined;
-    const cached = this.writeIndexes.get(family);
-    if (cached && cached.setting === setting && cached.base === valueIndex) return cached.index;
-    const index = valueIndex.withPaths(allLearned(parseLearnedPaths(setting)));
-    this.writeIndexes.set(family, { setting, base: valueIndex, index });
-    return index;
+    return this.writeIndexes.of(family, valueIndex, setting);
   }
 
   async ping(): Promise<void> {

@@ -1,4 +1,4 @@
-import { ValueIndex } from './value-index';
+import { learnedPathsSetting, ValueIndex, WriteIndexes } from './value-index';
 
 describe('ValueIndex', () => {
   const declared = ValueIndex.of(['source', 'host.name']);
@@ -56,5 +56,24 @@ describe('ValueIndex', () => {
     expect(declared.includes(ValueIndex.of(['host']))).toBe(false);
     expect(declared.includes(ValueIndex.of(['source', 'timestamp']))).toBe(false);
     expect(declared.includes(ValueIndex.of([]))).toBe(true);
+  });
+});
+
+describe('WriteIndexes', () => {
+  const declared = ValueIndex.of(['source']);
+
+  it('adds the learned paths of the setting, and makes the index again only when the setting or the declaration changed', () => {
+    const indexes = new WriteIndexes();
+    const none = indexes.of('event', declared, undefined);
+    expect(none).toBe(declared);
+    const learned = learnedPathsSetting({ building: ['flow'], ready: [] });
+    const withFlow = indexes.of('event', declared, learned);
+    expect(withFlow.covers(['flow'])).toBe(true);
+    expect(indexes.of('event', declared, learned)).toBe(withFlow);
+    const other = ValueIndex.of(['timestamp']);
+    const otherWithFlow = indexes.of('event', other, learned);
+    expect(otherWithFlow.covers(['timestamp'])).toBe(true);
+    expect(otherWithFlow.covers(['source'])).toBe(false);
+    expect(indexes.of('data', declared, undefined)).toBe(declared);
   });
 });

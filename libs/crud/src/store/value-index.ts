@@ -156,6 +156,23 @@ export function allLearned(learned: LearnedPaths): string[] {
   return [...learned.building, ...learned.ready];
 }
 
+/**
+ * The index each family's writes use: its declaration plus the learned paths of the setting the
+ * write has just read inside its transaction (the store's job: one primary-key read), made again
+ * only when the declaration or the setting changed. One per store, shared by its writes.
+ */
+export class WriteIndexes {
+  private readonly byFamily = new Map<string, { setting: string | undefined; base: ValueIndex; index: ValueIndex }>();
+
+  of(family: string, base: ValueIndex, setting: string | undefined): ValueIndex {
+    const cached = this.byFamily.get(family);
+    if (cached && cached.setting === setting && cached.base === base) return cached.index;
+    const index = base.withPaths(allLearned(parseLearnedPaths(setting)));
+    this.byFamily.set(family, { setting, base, index });
+    return index;
+  }
+}
+
 /** The dotted path to learn for a query on `path`, if it may be learned: a valid, indexable path that is not the record id. */
 export function learnablePath(path: FieldPath): string | undefined {
   if (path.length === 1 && path[0] === 'id') return undefined;

@@ -53,3 +53,29 @@ describe('adopting a value index (SQLite)', () => {
     expect(setting()).toBe('*');
   });
 });
+
+/** A path id without a query is one lookup by (family, id) (selection-plan's recordById). */
+describe('reading by path id (SQLite)', () => {
+  let db: Database.Database;
+  let store: SqliteRecordStore;
+
+  beforeAll(async () => {
+    db = createDatabase();
+    store = new SqliteRecordStore(db);
+    await insertAll(store, 'event', [{ id: 'x1' }, { id: 'x2' }]);
+    await insertAll(store, 'other', [{ id: 'x3' }]);
+  });
+  afterAll(() => db.close());
+
+  it('finds the record of its own family only', async () => {
+    expect(await readIds(store, { family: 'event', id: 'x2' })).toEqual(['x2']);
+    expect(await readIds(store, { family: 'event', id: 'x3' })).toEqual([]);
+    expect(await readIds(store, { family: 'event', id: 'nope' })).toEqual([]);
+  });
+
+  it('obeys the window: from 0 keeps it, a later start or an empty count answers nothing', async () => {
+    expect(await readIds(store, { family: 'event', id: 'x1', offset: 0, count: 5 })).toEqual(['x1']);
+    expect(await readIds(store, { family: 'event', id: 'x1', offset: 1, count: 5 })).toEqual([]);
+    expect(await readIds(store, { family: 'event', id: 'x1', offset: 0, count: 0 })).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
-import { IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import { sendJson } from './json-http';
 
 export interface Exchange {
   status: number;
@@ -17,35 +18,8 @@ export interface ExchangeOptions {
 }
 
 /** One request on a connection of its own, with the answer's headers: for tests of what HTTP carries around the body. */
-export function exchange(base: string, method: string, path: string, options: ExchangeOptions = {}): Promise<Exchange> {
-  const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
+export async function exchange(base: string, method: string, path: string, options: ExchangeOptions = {}): Promise<Exchange> {
   const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      `${base}${path}`,
-      {
-        method,
-        agent: false,
-        localAddress: options.localAddress,
-        headers: { ...options.headers, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown = text;
-          try {
-            body = text ? JSON.parse(text) : undefined;
-          } catch {
-            // left as text
-          }
-          resolve({ status: res.statusCode!, headers: res.headers, body, ms: performance.now() - started });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+  const answer = await sendJson(base, method, path, { ...options, ownConnection: true });
+  return { status: answer.status, headers: answer.headers, body: answer.body, ms: performance.now() - started };
 }

@@ -1,7 +1,8 @@
-import { request as httpRequest } from 'node:http';
+import { IncomingHttpHeaders, request as httpRequest } from 'node:http';
 
 export interface JsonAnswer {
   status: number;
+  headers: IncomingHttpHeaders;
   body: any;
   /** Date.now() when the answer was complete. */
   at: number;
@@ -14,6 +15,10 @@ export interface JsonRequestOptions {
   onSent?: () => void;
   /** A connection of its own (no keep-alive pool), as separate clients would have. */
   ownConnection?: boolean;
+  /** Further request headers. */
+  headers?: Record<string, string>;
+  /** The client address the server sees: any 127.x.y.z reaches a server on 127.0.0.1 (Linux). */
+  localAddress?: string;
 }
 
 /**
@@ -29,7 +34,9 @@ export function sendJson(base: string, method: string, path: string, options: Js
       {
         method,
         agent: options.ownConnection ? false : undefined,
+        localAddress: options.localAddress,
         headers: {
+          ...options.headers,
           ...(options.authorization ? { Authorization: options.authorization } : {}),
           ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
         },
@@ -46,7 +53,7 @@ export function sendJson(base: string, method: string, path: string, options: Js
           } catch {
             // left as text
           }
-          resolve({ status: res.statusCode!, body: parsed, at: Date.now() });
+          resolve({ status: res.statusCode!, headers: res.headers, body: parsed, at: Date.now() });
         });
       },
     );

@@ -112,3 +112,55 @@ describe.each(databaseKinds())('paths learned from queries on %s', (kind) => {
     expect(after.building).toEqual([]);
   });
 });
+
+/**
+ * Two processes on one database: a path the second learns must be indexed by the first one's
+ * very next write, though the first last read the family's learned paths before (on PostgreSQL
+ * a create is one statement that checks the setting it wrote under; on SQLite each write reads it).
+ */
+describe.each(databaseKinds())('a path learned by another process on %s', (kind) => {
+  let database: TestDatabase;
+  let writer: TestApp;
+  let learner: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    writer = await createTestApp(kind, { database });
+    learner = await createTestApp(kind, { database });
+  }, 60_000);
+  afterAll(async () => {
+    await writer?.close();
+    await learner?.close();
+    await database?.drop();
+  });
+
+  const create = async (app: TestApp, record: object) => {
+    const response = await request(app.url).post('/event').set('Authorization', bearer()).send(record);
+    expect(response.status).toBe(201);
+  };
+  const severityRows = async (id: string) => {
+    const rows = await writer.app
+      .get(DataSource)
+      .query(
+        "SELECT count(*) AS n FROM inventory_value v JOIN inventory_record r ON r.seq = v.seq WHERE r.family = 'event' AND r.id = $1 AND v.path = 'severity'".replace(
+          '$1',
+          kind === 'postgres' ? '$1' : '?',
+        ),
+        [id],
+      );
+    return Number(rows[0].n);
+  };
+
+  it("is indexed by the other process's next write", async () => {
+    await create(writer, { id: 'before', severity: 'critical' });
+    await create(writer, { id: 'before-2', severity: 'info' });
+    const response = await request(learner.url).get('/event').set('Authorization', bearer()).send(byCritical);
+    expect((response.body as { id: string }[]).map((record) => record.id)).toEqual(['before']);
+    await create(writer, { id: 'after', severity: 'critical' });
+    await learner.app.get<RecordService>(recordServiceToken(EVENT_FAMILY), { strict: false }).learnedIndex.settled();
+    expect(await severityRows('before')).toBe(1);
+    expect(await severityRows('after')).toBe(1);
+    const answer = await request(learner.url).get('/event').set('Authorization', bearer()).send(byCritical);
+    expect((answer.body as { id: string }[]).map((record) => record.id)).toEqual(['before', 'after']);
+  });
+});

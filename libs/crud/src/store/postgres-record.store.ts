@@ -73,7 +73,77 @@ export class PostgresRecordStore extends RecordStore {
     return this.inserts.insert(family, records, valueIndex);
   }
 
-  private insertNow(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
+  /**
+   * One statement when it can (no record requires another, and this process has seen the
+   * family's learned paths before): a commit of its own, without BEGIN, a read of the setting
+   * and COMMIT as round trips of their own. Otherwise, or if the learned paths changed since,
+   * the transaction below.
+   */
+  private async insertNow(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
+    if (!records.some((record) => record.requires?.length)) {
+      const outcomes = await this.insertInOneStatement(family, records, valueIndex);
+      if (outcomes) return outcomes;
+    }
+    return this.insertInTransaction(family, records, valueIndex);
+  }
+
+  /**
+   * The records and their value rows in one statement, written under the learned paths this
+   * process last read. The statement checks that setting and locks it FOR SHARE, as
+   * `writeIndex` does in a transaction: `learnPath` cannot change it until this commits, and
+   * if it changed before, nothing is written and the answer is undefined.
+   */
+  private async insertInOneStatement(
+    family: string,
+    records: readonly NewRecord[],
+    valueIndex: ValueIndex,
+  ): Promise<InsertOutcome[] | undefined> {
+    const everyPath = valueIndex === ValueIndex.EVERY_PATH;
+    const setting = this.learnedSettings.get(family);
+    if (!everyPath && setting === undefined) return undefined;
+    const index = everyPath ? valueIndex : this.writeIndexes.of(family, valueIndex, setting);
+    const values = valueColumns(
+      records.map((record) => ({ key: record.id, doc: record.doc })),
+      index,
+    );
+    const rows = await this.run<{ fresh: boolean; ids: string[] }>(
+      this.pool,
+      `WITH fresh AS (
+         SELECT $4::text IS NULL OR EXISTS (SELECT 1 FROM inventory_setting WHERE name = $4 AND value = $5 FOR SHARE) AS ok
+       ),
+       inserted AS (
+         INSERT INTO inventory_record (family, id, doc)
+         SELECT $1, u.id, u.doc::json FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(id, doc, position)
+         WHERE (SELECT ok FROM fresh)
+         ORDER BY u.position
+         ON CONFLICT (family, id) DO NOTHING RETURNING seq, id
+       ),
+       indexed AS (
+         INSERT INTO inventory_value (seq, family, path, kind, text, num)
+         SELECT inserted.seq, $1, v.path, v.kind, v.text, v.num
+         FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::float8[]) AS v(id, path, kind, text, num)
+         JOIN inserted ON inserted.id = v.id
+       )
+       SELECT (SELECT ok FROM fresh) AS fresh, ARRAY(SELECT id FROM inserted) AS ids`,
+      [
+        family,
+        records.map((record) => record.id),
+        records.map((record) => JSON.stringify(record.doc)),
+        everyPath ? null : learnedPathsSettingName(family),
+        setting ?? null,
+        values.keys,
+        values.paths,
+        values.kinds,
+        values.texts,
+        values.nums,
+      ],
+    );
+    if (!rows[0].fresh) return undefined;
+    const inserted = new Set(rows[0].ids);
+    return records.map((record): InsertOutcome => (inserted.has(record.id) ? 'inserted' : 'duplicate'));
+  }
+
+  private insertInTransaction(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
     return this.transaction(async (client) => {
       const index = await this.writeIndex(client, family, valueIndex);
       const present = await this.lockReferences(
@@ -315,6 +385,8 @@ export class PostgresRecordStore extends RecordStore {
   }
 
   private readonly writeIndexes = new WriteIndexes();
+  /** Each family's learned-paths setting as this process last read it in a write; see `insertInOneStatement`. */
+  private readonly learnedSettings = new Map<string, string>();
 
   /**
    * `valueIndex` with the family's learned paths, read inside the write's transaction with the
@@ -326,7 +398,10 @@ export class PostgresRecordStore extends RecordStore {
     const stored = await client.query<{ value: string }>('SELECT value FROM inventory_setting WHERE name = $1 FOR SHARE', [
       learnedPathsSettingName(family),
     ]);
-    return this.writeIndexes.of(family, valueIndex, stored.rows[0]?.value);
+    const setting = stored.rows[0]?.value;
+    if (setting === undefined) this.learnedSettings.delete(family);
+    else this.learnedSettings.set(family, setting);
+    return this.writeIndexes.of(family, valueIndex, setting);
   }
 
   async ping(): Promise<void> {
@@ -339,26 +414,16 @@ export class PostgresRecordStore extends RecordStore {
     records: { seq: number; doc: JsonObject }[],
     valueIndex: ValueIndex,
   ): Promise<void> {
-    const seqs: number[] = [];
-    const paths: string[] = [];
-    const kinds: string[] = [];
-    const texts: (string | null)[] = [];
-    const nums: (number | null)[] = [];
-    for (const record of records) {
-      for (const value of indexedValues(record.doc, valueIndex)) {
-        seqs.push(record.seq);
-        paths.push(value.path);
-        kinds.push(value.kind);
-        texts.push(value.text === null ? null : encodePostgresText(value.text));
-        nums.push(value.num);
-      }
-    }
-    if (seqs.length === 0) return;
+    const values = valueColumns(
+      records.map((record) => ({ key: record.seq, doc: record.doc })),
+      valueIndex,
+    );
+    if (values.keys.length === 0) return;
     await client.query(
       `INSERT INTO inventory_value (seq, family, path, kind, text, num)
        SELECT u.seq, $1, u.path, u.kind, u.text, u.num
        FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[]) AS u(seq, path, kind, text, num)`,
-      [family, seqs, paths, kinds, texts, nums],
+      [family, values.keys, values.paths, values.kinds, values.texts, values.nums],
     );
   }
 
@@ -443,6 +508,27 @@ export class PostgresRecordStore extends RecordStore {
 
 const DEADLOCK_DETECTED = '40P01';
 const DEADLOCK_ATTEMPTS = 3;
+
+/** The value rows of `records` as the column arrays an `unnest` insert takes, each row keyed by its record's `key`. */
+function valueColumns<K>(records: readonly { key: K; doc: JsonObject }[], valueIndex: ValueIndex) {
+  const columns = {
+    keys: [] as K[],
+    paths: [] as string[],
+    kinds: [] as string[],
+    texts: [] as (string | null)[],
+    nums: [] as (number | null)[],
+  };
+  for (const record of records) {
+    for (const value of indexedValues(record.doc, valueIndex)) {
+      columns.keys.push(record.key);
+      columns.paths.push(value.path);
+      columns.kinds.push(value.kind);
+      columns.texts.push(value.text === null ? null : encodePostgresText(value.text));
+      columns.nums.push(value.num);
+    }
+  }
+  return columns;
+}
 
 function referenceKey(reference: RecordReference): string {
   return `${reference.family}\u0000${reference.id}`;

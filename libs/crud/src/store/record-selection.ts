@@ -147,6 +147,15 @@ export class RecordSelection {
     };
   }
 
+  /** The first `limit` rows of the window, in query order (only when `windowInSql`). */
+  firstRows(limit: number): SqlFragment {
+    const order = this.orderBy();
+    return {
+      sql: `SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE ${this.filter.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+      params: [...this.filter.params, ...order.params, limit, this.spec.offset],
+    };
+  }
+
   static rowsBySeq(seqs: readonly number[]): SqlFragment {
     return { sql: `SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE r.seq IN (${marks(seqs.length)})`, params: [...seqs] };
   }

@@ -2,9 +2,10 @@ import Database from 'better-sqlite3';
 import { parseRecordQuery } from '../core/query/query-parser';
 import { JsonObject } from '../core/query/query.types';
 import { RecordSelection, SelectionSpec } from './record-selection';
-import { selectionPlan } from './selection-plan';
+import { PlanAnswer, PlanStep, selectionPlan } from './selection-plan';
+import { READ_PAGE_SIZE } from './record-store';
 import { readSelection, readSelectionNow } from './selection-reader';
-import { sqliteDialect } from './sql-dialect';
+import { postgresDialect, sqliteDialect } from './sql-dialect';
 import { SqliteRecordStore } from './sqlite-record.store';
 import { Clause, createDatabase, insertAll, op, readIds } from './store.fixtures';
 import { ValueIndex } from './value-index';
@@ -118,5 +119,62 @@ describe('order in memory, in passes (SQLite)', () => {
     const expected = await bySql(query);
     expect(await store.delete(spec(query, ValueIndex.of([])))).toEqual(expected);
     expect(await bySql(query)).toEqual([]);
+  });
+});
+
+/**
+ * A filtered read that SQL decides alone asks for its rows in one statement when they fit in a
+ * page (on PostgreSQL, one round trip instead of two); a larger result is read from its
+ * candidates taken up front, as before.
+ */
+describe('a filtered read of a page or less (PostgreSQL plan)', () => {
+  const spec = (count?: number): SelectionSpec => {
+    const limit = count === undefined ? {} : { limit: { from: 0, to: count - 1 } };
+    const { select: _select, ...query } = parseRecordQuery({ where: { equals: { target: 'source', expr: '10.0.0.1' } }, ...limit }, {});
+    return { family: 'event', valueIndex: ValueIndex.of(['source']), order: [], offset: 0, ...query };
+  };
+  const row = (seq: number) => ({ seq, id: `e${seq}`, doc: '{}' });
+  /** Drives the plan, answering its first `rows` statement with `found` rows, and lists the steps. */
+  const steps = (selectionSpec: SelectionSpec, found: number) => {
+    const plan = selectionPlan(new RecordSelection(selectionSpec, postgresDialect), 'read');
+    const kinds: string[] = [];
+    const pages: number[] = [];
+    let answer: PlanAnswer;
+    for (let step = plan.next(); !step.done; step = plan.next(answer)) {
+      answer = undefined;
+      const current = step.value;
+      kinds.push(current.kind);
+      if (current.kind === 'rows') {
+        const rowsAsked = current.sql.params.length;
+        answer = kinds.filter((kind) => kind === 'rows').length === 1 ? Array.from({ length: found }, (_, i) => row(i + 1)) : [];
+        expect(rowsAsked).toBeGreaterThan(0);
+      }
+      if (current.kind === 'seqs') answer = Array.from({ length: found }, (_, i) => i + 1);
+      if (current.kind === 'page') pages.push(current.rows.length);
+    }
+    return { kinds, pages };
+  };
+
+  it('a result of a page or less: one statement for its rows, nothing else', () => {
+    expect(steps(spec(), 10)).toEqual({ kinds: ['rows', 'page'], pages: [10] });
+    expect(steps(spec(), READ_PAGE_SIZE)).toEqual({ kinds: ['rows', 'page'], pages: [READ_PAGE_SIZE] });
+    expect(steps(spec(), 0)).toEqual({ kinds: ['rows'], pages: [] });
+  });
+
+  it('asks for one row more than a page, or for the count when that is smaller', () => {
+    const limits: unknown[] = [];
+    for (const count of [undefined, 5]) {
+      const plan = selectionPlan(new RecordSelection(spec(count), postgresDialect), 'read');
+      const first = plan.next().value as Extract<PlanStep, { kind: 'rows' }>;
+      limits.push(first.sql.params.at(-2));
+      expect(first.sql.sql).toMatch(/ LIMIT \? OFFSET \?$/);
+    }
+    expect(limits).toEqual([READ_PAGE_SIZE + 1, 5]);
+  });
+
+  it('a larger result: the candidates up front, then their rows a page at a time', () => {
+    const { kinds } = steps(spec(), READ_PAGE_SIZE + 1);
+    expect(kinds.slice(0, 3)).toEqual(['rows', 'seqs', 'rows']);
+    expect(kinds.filter((kind) => kind === 'rows')).toHaveLength(3);
   });
 });

@@ -38,8 +38,23 @@ export function* selectionPlan(selection: RecordSelection, purpose: 'read' | 'de
     const slice = selection.windowInSql ? listed.slice(offset, count === undefined ? undefined : offset + count) : listed;
     return yield* fetchInOrder(slice, window);
   }
+  if (selection.windowInSql && (yield* smallResult(selection))) return;
   const candidates = yield* seqs(selection.candidateSeqs());
   yield* fetchInOrder(candidates, window);
+}
+
+/**
+ * Most filtered reads match a page or less: their rows come in one statement, instead of one for
+ * the candidates' sequence numbers and one for their rows (on PostgreSQL, two round trips). A
+ * larger result is read as before, from a list of its candidates taken up front, so that its
+ * pages cannot skip or repeat records written meanwhile; only the probe is lost.
+ */
+function* smallResult(selection: RecordSelection): PlanPart<boolean> {
+  const { count } = selection.spec;
+  const found = yield* rows(selection.firstRows(Math.min(count ?? Number.MAX_SAFE_INTEGER, READ_PAGE_SIZE + 1)));
+  if (found.length > READ_PAGE_SIZE) return false;
+  if (found.length > 0) yield { kind: 'page', rows: found };
+  return true;
 }
 
 /**

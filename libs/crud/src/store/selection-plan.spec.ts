@@ -130,8 +130,11 @@ describe('order in memory, in passes (SQLite)', () => {
 describe('a filtered read of a page or less (PostgreSQL plan)', () => {
   const spec = (count?: number): SelectionSpec => {
     const limit = count === undefined ? {} : { limit: { from: 0, to: count - 1 } };
-    const { select: _select, ...query } = parseRecordQuery({ where: { equals: { target: 'source', expr: '10.0.0.1' } }, ...limit }, {});
-    return { family: 'event', valueIndex: ValueIndex.of(['source']), order: [], offset: 0, ...query };
+    const { select: _select, ...query } = parseRecordQuery(
+      { where: { equals: { target: 'source', expr: '10.0.0.1' } }, ...limit },
+      { allowSelect: false },
+    );
+    return { family: 'event', valueIndex: ValueIndex.of(['source']), ...query };
   };
   const row = (seq: number) => ({ seq, id: `e${seq}`, doc: '{}' });
   /** Drives the plan, answering its first `rows` statement with `found` rows, and lists the steps. */

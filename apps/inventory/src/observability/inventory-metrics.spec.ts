@@ -28,6 +28,18 @@ describe('InventoryMetrics', () => {
     expect(text).toContain('inventory_http_requests_total{family="unmatched",method="GET",status="404"} 1');
   });
 
+  it('keeps counting across scrapes: answers are handed to the counter when it is scraped, once each', async () => {
+    const metrics = new InventoryMetrics();
+    answered(metrics, 'GET', '/event/:id', 200, 1);
+    answered(metrics, 'GET', '/event/:id', 200, 1);
+    expect(await metrics.text()).toContain('inventory_http_requests_total{family="/event",method="GET",status="200"} 2');
+    expect(await metrics.text()).toContain('inventory_http_requests_total{family="/event",method="GET",status="200"} 2');
+    answered(metrics, 'GET', '/event/:id', 200, 1);
+    const text = await metrics.text();
+    expect(text).toContain('inventory_http_requests_total{family="/event",method="GET",status="200"} 3');
+    expect(text).toContain('inventory_http_request_duration_seconds_count{family="/event",method="GET"} 3');
+  });
+
   it('puts each duration in its latency bucket, in seconds', async () => {
     const metrics = new InventoryMetrics();
     answered(metrics, 'GET', '/event/:id', 200, 0.3);

@@ -1,6 +1,7 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { failureOf, FailureKind, ResponseObserver, routeFamily } from '@inventory/http';
+import { HistogramSeries, SeriesHistogram } from './series-histogram';
 
 /** From a cached get-by-id (~0.1 ms) to the query budget's 10 s. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -11,10 +12,14 @@ const STORE_FAILURES: Partial<Record<FailureKind, string>> = {
   'store-refused': 'refused',
 };
 
-/** The series one kind of answer feeds, resolved once: prom-client hashes label objects on every call otherwise. */
+/**
+ * The series one kind of answer feeds, resolved once. Answers are counted here and handed to
+ * prom-client's counter when it is scraped: its `inc` validates and hashes labels on every call.
+ */
 interface SeriesSet {
-  requests: { inc(): void };
-  duration: { observe(seconds: number): void };
+  answers: { inc(count: number): void };
+  unscraped: number;
+  duration: HistogramSeries;
 }
 
 /**
@@ -30,14 +35,20 @@ export class InventoryMetrics {
     help: 'Answered HTTP requests by family (route without /:id), method and status',
     labelNames: ['family', 'method', 'status'] as const,
     registers: [this.registry],
+    collect: () => {
+      for (const series of this.seriesSets.values()) {
+        if (series.unscraped === 0) continue;
+        series.answers.inc(series.unscraped);
+        series.unscraped = 0;
+      }
+    },
   });
-  private readonly duration = new Histogram({
-    name: 'inventory_http_request_duration_seconds',
-    help: 'Time from routing a request to handing its answer to the socket, by family and method',
-    labelNames: ['family', 'method'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [this.registry],
-  });
+  private readonly duration = new SeriesHistogram(
+    'inventory_http_request_duration_seconds',
+    'Time from routing a request to handing its answer to the socket, by family and method',
+    DURATION_BUCKETS,
+    this.registry,
+  );
   private readonly storeErrors = new Counter({
     name: 'inventory_store_errors_total',
     help: 'Requests failed by the database: unavailable (503, cannot reach it), busy (503, SQLite locked), refused (422)',
@@ -62,7 +73,7 @@ export class InventoryMetrics {
 
   readonly observe: ResponseObserver = (request: FastifyRequest, reply: FastifyReply) => {
     const series = this.seriesOf(request, reply.statusCode);
-    series.requests.inc();
+    series.unscraped += 1;
     series.duration.observe(reply.elapsedTime / 1000);
     const failure = failureOf(request);
     if (failure === undefined) return;
@@ -86,8 +97,9 @@ export class InventoryMetrics {
       const family = routeFamily(request);
       const { method } = request;
       series = {
-        requests: this.requests.labels({ family, method, status: String(status) }),
-        duration: this.duration.labels({ family, method }),
+        answers: this.requests.labels({ family, method, status: String(status) }),
+        unscraped: 0,
+        duration: this.duration.series({ family, method }),
       };
       this.seriesSets.set(key, series);
     }

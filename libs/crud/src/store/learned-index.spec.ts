@@ -68,6 +68,17 @@ describe('learned value index paths (SQLite)', () => {
     );
   });
 
+  it('a build transaction is one page when its slice is spent, and runs on through further pages while it lasts', async () => {
+    const lastSeq = await store.lastSeq('event');
+    // 1,300 records: pages of 500.
+    const spent = await store.buildLearnedRows('event', 'severity', 0, lastSeq, 500, 0);
+    expect(rows('severity')).toBe(500);
+    const rest = await store.buildLearnedRows('event', 'severity', spent!, lastSeq, 500, 60_000);
+    expect(rest).toBe(lastSeq);
+    expect(rows('severity')).toBe(docs.length);
+    expect(await store.buildLearnedRows('event', 'severity', rest!, lastSeq, 500, 60_000)).toBeUndefined();
+  });
+
   it('survives a restart: a new process reads it, ready, and neither drops nor rebuilds it at start-up', async () => {
     const learned = new LearnedValueIndex(store, 'event', declared);
     await learned.forQuery(where('payload.proto', 'tcp'), []);

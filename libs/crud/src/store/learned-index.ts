@@ -2,8 +2,17 @@ import { Condition, FieldPath, OrderTerm } from '../core/query/query.types';
 import { RecordStore } from './record-store';
 import { allLearned, learnablePath, LearnedPaths, MAX_LEARNED_PATHS, NO_LEARNED_PATHS, ValueIndex } from './value-index';
 
-/** Records per build transaction: a few ms each, then the event loop serves others. */
+/** Records per page of a build. */
 export const LEARN_CHUNK = 500;
+
+/**
+ * How long one build transaction may hold the event loop (SQLite): as long as the rest of the
+ * last turn of the loop took, within these bounds. Idle, builds run in 5 ms slices; under load,
+ * a build takes about half of each turn rather than one page per turn, however long the turns of
+ * the queries that scan while it is missing (at 1M records with ten clients querying the path, a
+ * page per turn did not finish within a minute; README "Performance").
+ */
+export const BUILD_SLICE_MS = { min: 5, max: 100 };
 
 /**
  * A family's value index as queries may use it: its declaration plus the learned paths whose rows
@@ -83,11 +92,14 @@ export class LearnedValueIndex {
       // Every record above this seq was written after the path was learned, so with its rows.
       const untilSeq = await this.store.lastSeq(this.family);
       let afterSeq = 0;
+      let sliceMs = BUILD_SLICE_MS.min;
       for (;;) {
-        const last = await this.store.buildLearnedRows(this.family, path, afterSeq, untilSeq, LEARN_CHUNK);
+        const last = await this.store.buildLearnedRows(this.family, path, afterSeq, untilSeq, LEARN_CHUNK, sliceMs);
         if (last === undefined) break;
         afterSeq = last;
+        const turnStarted = performance.now();
         await new Promise((resolve) => setImmediate(resolve));
+        sliceMs = Math.min(BUILD_SLICE_MS.max, Math.max(BUILD_SLICE_MS.min, performance.now() - turnStarted));
       }
       this.apply(await this.store.learnedPathReady(this.family, path));
     })()

@@ -337,7 +337,11 @@ export class PostgresRecordStore extends RecordStore {
     return Number(rows[0]?.seq ?? 0);
   }
 
-  /** The records are locked FOR UPDATE: an update of one waits, or has committed and its new document is read. */
+  /**
+   * The records are locked FOR UPDATE: an update of one waits, or has committed and its new
+   * document is read. One page per transaction whatever `sliceMs`: the work is the database's,
+   * and a longer transaction would only hold those locks longer.
+   */
   async buildLearnedRows(family: string, path: string, afterSeq: number, untilSeq: number, limit: number): Promise<number | undefined> {
     const index = ValueIndex.of([path]);
     return this.transaction(async (client) => {

@@ -92,11 +92,20 @@ export abstract class RecordStore {
   /** The family's highest seq now (0 for none). */
   abstract lastSeq(family: string): Promise<number>;
   /**
-   * Replaces the value rows of `path` (and below) of up to `limit` records of the family with
-   * afterSeq < seq <= untilSeq, from their current documents, in one transaction that no write
-   * of those records can interleave with; answers the last seq done, undefined when none was left.
+   * Replaces the value rows of `path` (and below) of the family's records with
+   * afterSeq < seq <= untilSeq, in seq order, from their current documents, in one transaction
+   * that no write of those records can interleave with: a page of `limit` records, and on SQLite
+   * (where the build holds the event loop) further pages while less than `sliceMs` has passed.
+   * Answers the last seq done, undefined when none was left.
    */
-  abstract buildLearnedRows(family: string, path: string, afterSeq: number, untilSeq: number, limit: number): Promise<number | undefined>;
+  abstract buildLearnedRows(
+    family: string,
+    path: string,
+    afterSeq: number,
+    untilSeq: number,
+    limit: number,
+    sliceMs: number,
+  ): Promise<number | undefined>;
   /** Moves `path` from building to ready; answers the learned paths after. */
   abstract learnedPathReady(family: string, path: string): Promise<LearnedPaths>;
   abstract ping(): Promise<void>;

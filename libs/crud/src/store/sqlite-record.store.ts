@@ -192,18 +192,29 @@ export class SqliteRecordStore extends RecordStore {
     return (this.statement('SELECT max(seq) FROM inventory_record WHERE family = ?').pluck().get(family) as number | null) ?? 0;
   }
 
-  async buildLearnedRows(family: string, path: string, afterSeq: number, untilSeq: number, limit: number): Promise<number | undefined> {
+  async buildLearnedRows(
+    family: string,
+    path: string,
+    afterSeq: number,
+    untilSeq: number,
+    limit: number,
+    sliceMs: number,
+  ): Promise<number | undefined> {
     const index = ValueIndex.of([path]);
+    const page = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
+    const clear = this.statement('DELETE FROM inventory_value WHERE seq = ? AND (path = ? OR substr(path, 1, ?) = ?)');
     return this.writes.run(() => {
-      const rows = this.statement(
-        'SELECT seq, doc FROM inventory_record WHERE family = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
-      ).all(family, afterSeq, untilSeq, limit) as { seq: number; doc: string }[];
-      const clear = this.statement('DELETE FROM inventory_value WHERE seq = ? AND (path = ? OR substr(path, 1, ?) = ?)');
-      for (const row of rows) {
-        clear.run(row.seq, path, path.length + 1, `${path}.`);
-        this.insertValues(row.seq, family, JSON.parse(row.doc) as JsonObject, index);
+      const deadline = performance.now() + sliceMs;
+      let last: number | undefined;
+      for (;;) {
+        const rows = page.all(family, last ?? afterSeq, untilSeq, limit) as { seq: number; doc: string }[];
+        for (const row of rows) {
+          clear.run(row.seq, path, path.length + 1, `${path}.`);
+          this.insertValues(row.seq, family, JSON.parse(row.doc) as JsonObject, index);
+        }
+        if (rows.length > 0) last = rows[rows.length - 1].seq;
+        if (rows.length < limit || performance.now() >= deadline) return last;
       }
-      return rows.length > 0 ? rows[rows.length - 1].seq : undefined;
     });
   }
 

@@ -35,6 +35,9 @@ export function dataSourceOptions(database: AppConfig['database']): DataSourceOp
       // Checkpoint every ~40 MB of WAL instead of 4 MB: a page rewritten by many batches is
       // copied into the database once per checkpoint (measured: batch ingest +20–45%).
       db.pragma('wal_autocheckpoint = 10000');
+      // 8 MB of page cache instead of better-sqlite3's 16 MB: enough for every B-tree's interior
+      // pages at 1M records, and it counts in the RSS a full streamed read must keep under 300 MB.
+      db.pragma('cache_size = -8000');
     },
   };
 }

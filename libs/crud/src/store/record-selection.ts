@@ -138,22 +138,20 @@ export class RecordSelection {
 
   /** The sequence numbers of every candidate, in query order. */
   candidateSeqs(): SqlFragment {
-    const order = this.orderBy();
-    const sql = `SELECT r.seq FROM inventory_record r WHERE ${this.filter.sql} ORDER BY ${order.sql}`;
-    if (!this.windowInSql) return { sql, params: [...this.filter.params, ...order.params] };
-    return {
-      sql: `${sql} LIMIT ? OFFSET ?`,
-      params: [...this.filter.params, ...order.params, this.spec.count ?? NO_LIMIT, this.spec.offset],
-    };
+    return this.inQueryOrder('r.seq', this.windowInSql ? (this.spec.count ?? NO_LIMIT) : undefined);
   }
 
   /** The first `limit` rows of the window, in query order (only when `windowInSql`). */
   firstRows(limit: number): SqlFragment {
+    return this.inQueryOrder('r.seq, r.id, r.doc', limit);
+  }
+
+  /** `columns` of the candidates in query order; with a limit, from the window's offset on. */
+  private inQueryOrder(columns: string, limit: number | undefined): SqlFragment {
     const order = this.orderBy();
-    return {
-      sql: `SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE ${this.filter.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
-      params: [...this.filter.params, ...order.params, limit, this.spec.offset],
-    };
+    const sql = `SELECT ${columns} FROM inventory_record r WHERE ${this.filter.sql} ORDER BY ${order.sql}`;
+    if (limit === undefined) return { sql, params: [...this.filter.params, ...order.params] };
+    return { sql: `${sql} LIMIT ? OFFSET ?`, params: [...this.filter.params, ...order.params, limit, this.spec.offset] };
   }
 
   static rowsBySeq(seqs: readonly number[]): SqlFragment {

@@ -99,9 +99,10 @@ export class PostgresRecordStore extends RecordStore {
     valueIndex: ValueIndex,
   ): Promise<InsertOutcome[] | undefined> {
     const everyPath = valueIndex === ValueIndex.EVERY_PATH;
-    const setting = this.learnedSettings.get(family);
+    const lastRead = everyPath ? undefined : this.writeIndexes.lastRead(family, valueIndex);
+    const setting = lastRead?.setting;
     if (!everyPath && setting === undefined) return undefined;
-    const index = everyPath ? valueIndex : this.writeIndexes.of(family, valueIndex, setting);
+    const index = lastRead?.index ?? valueIndex;
     const values = valueColumns(
       records.map((record) => ({ key: record.id, doc: record.doc })),
       index,
@@ -388,9 +389,8 @@ export class PostgresRecordStore extends RecordStore {
     ]);
   }
 
+  /** Also what `insertInOneStatement` writes under: the setting this process's writes last read. */
   private readonly writeIndexes = new WriteIndexes();
-  /** Each family's learned-paths setting as this process last read it in a write; see `insertInOneStatement`. */
-  private readonly learnedSettings = new Map<string, string>();
 
   /**
    * `valueIndex` with the family's learned paths, read inside the write's transaction with the
@@ -402,10 +402,7 @@ export class PostgresRecordStore extends RecordStore {
     const stored = await client.query<{ value: string }>('SELECT value FROM inventory_setting WHERE name = $1 FOR SHARE', [
       learnedPathsSettingName(family),
     ]);
-    const setting = stored.rows[0]?.value;
-    if (setting === undefined) this.learnedSettings.delete(family);
-    else this.learnedSettings.set(family, setting);
-    return this.writeIndexes.of(family, valueIndex, setting);
+    return this.writeIndexes.of(family, valueIndex, stored.rows[0]?.value);
   }
 
   async ping(): Promise<void> {

@@ -76,4 +76,13 @@ describe('WriteIndexes', () => {
     expect(otherWithFlow.covers(['source'])).toBe(false);
     expect(indexes.of('data', declared, undefined)).toBe(declared);
   });
+
+  it('tells the setting a family last read and its index, for the declaration it was made with only', () => {
+    const indexes = new WriteIndexes();
+    expect(indexes.lastRead('event', declared)).toBeUndefined();
+    const learned = learnedPathsSetting({ building: [], ready: ['flow'] });
+    const index = indexes.of('event', declared, learned);
+    expect(indexes.lastRead('event', declared)).toEqual({ setting: learned, index, base: declared });
+    expect(indexes.lastRead('event', ValueIndex.of(['timestamp']))).toBeUndefined();
+  });
 });

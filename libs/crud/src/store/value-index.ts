@@ -171,6 +171,12 @@ export class WriteIndexes {
     this.byFamily.set(family, { setting, base, index });
     return index;
   }
+
+  /** The setting a write of `family` under `base` last read, and the index it made; undefined if none did. */
+  lastRead(family: string, base: ValueIndex): { setting: string | undefined; index: ValueIndex } | undefined {
+    const cached = this.byFamily.get(family);
+    return cached && cached.base === base ? cached : undefined;
+  }
 }
 
 /** The dotted path to learn for a query on `path`, if it may be learned: a valid, indexable path that is not the record id. */

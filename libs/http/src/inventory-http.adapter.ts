@@ -7,6 +7,7 @@ import { ResponseObserver } from './response-observer';
 import { SECURITY_HEADERS } from './security-headers';
 import { errorEnvelope } from './envelope';
 import { HttpAnswer } from './http-answer';
+import { AnswerBatch } from './answer-batch';
 import { MethodNotAllowedError } from './method-not-allowed.error';
 import { BodyReaderOptions, hasUnreadBody, readBodiesAsJson } from './body-reader';
 import { clientErrorAnswerer } from './client-error-answer';
@@ -38,7 +39,8 @@ const MAX_PARAM_LENGTH = 4096;
 
 /**
  * Nest's Fastify adapter, with what the contract needs from HTTP in one place:
- * - an `HttpAnswer` is sent as it is, status, headers and bytes;
+ * - an `HttpAnswer` is sent as it is, status, headers and bytes, with the other answers of its
+ *   event-loop turn (`AnswerBatch`);
  * - every body is JSON, read by `readRequestBody` once the request is admitted, whatever the
  *   method (queries travel in GET);
  * - a known path asked with any other method, WebDAV's included, answers 405 with `Allow`, for
@@ -53,6 +55,7 @@ const MAX_PARAM_LENGTH = 4096;
  */
 export class InventoryHttpAdapter extends FastifyAdapter {
   private readonly methodsByPath = new Map<string, Set<string>>();
+  private readonly answers = new AnswerBatch();
 
   constructor(options: InventoryHttpOptions) {
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -112,7 +115,7 @@ export class InventoryHttpAdapter extends FastifyAdapter {
   }
 
   reply(response: any, body: any, statusCode?: number): any {
-    if (body instanceof HttpAnswer) return body.writeTo(response);
+    if (body instanceof HttpAnswer) return this.answers.write(body, response);
     return super.reply(response, body, statusCode);
   }
 

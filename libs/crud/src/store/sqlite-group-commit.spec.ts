@@ -57,6 +57,39 @@ describe('SqliteGroupCommit', () => {
     expect(db.prepare('SELECT id FROM item ORDER BY id').pluck().all()).toEqual(['a', 'd']);
   });
 
+  it('after a failure, runs the other writes again from the start, and each failed write once', async () => {
+    const group = new SqliteGroupCommit(db);
+    const runs: string[] = [];
+    const write = (id: string, n: number) => () => {
+      runs.push(id);
+      insert(id, 1)();
+      return insert(`${id}2`, n)();
+    };
+    const outcomes = await Promise.allSettled([
+      group.run(write('a', 1)),
+      group.run(write('b', -1)),
+      group.run(write('c', 1)),
+      group.run(write('d', -1)),
+      group.run(write('e', 1)),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+    // First together (a, then b fails: all rolled back), then each of the others on its own.
+    expect(runs).toEqual(['a', 'b', 'a', 'c', 'd', 'e']);
+    expect(db.prepare('SELECT id FROM item ORDER BY id').pluck().all()).toEqual(['a', 'a2', 'c', 'c2', 'e', 'e2']);
+  });
+
+  it('fails every write of the group when the commit itself fails', async () => {
+    const group = new SqliteGroupCommit(db);
+    db.exec('CREATE TABLE parent (id TEXT PRIMARY KEY); CREATE TABLE child (parent TEXT REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)');
+    db.pragma('foreign_keys = ON');
+    const outcomes = await Promise.allSettled([
+      group.run(insert('a', 1)),
+      group.run(() => db.prepare("INSERT INTO child (parent) VALUES ('nobody')").run().changes),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(count()).toBe(0);
+  });
+
   it('answers nobody before the commit: the data is on disk for a second connection', async () => {
     const group = new SqliteGroupCommit(db);
     await Promise.all([group.run(insert('a', 1)), group.run(insert('b', 2))]);

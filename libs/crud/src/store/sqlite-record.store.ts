@@ -22,9 +22,9 @@ import { SqlFragment } from './where-compiler';
 
 /**
  * SQLite through better-sqlite3, which is synchronous: every write runs start to finish without
- * yielding, inside a savepoint of the transaction its group commits (SqliteGroupCommit), so
- * writes from concurrent requests can never interleave (TypeORM's shared connection would turn
- * them into savepoints of one another and lose some).
+ * yielding, in the transaction its group commits (SqliteGroupCommit), so writes from concurrent
+ * requests can never interleave (TypeORM's shared connection would turn them into savepoints of
+ * one another and lose some).
  * Reads yield between pages so a large read does not freeze other requests.
  */
 export class SqliteRecordStore extends RecordStore {

@@ -1,13 +1,14 @@
 import { createTestApp, TestApp } from '../support/test-app';
 import { databaseKinds } from '../support/test-databases';
-import { bearer } from '../support/test-credentials';
+import { basic, bearer } from '../support/test-credentials';
 import { countByStatus, JsonAnswer, sendJson } from '../support/json-http';
 
 const send = (base: string, method: string, path: string, body?: unknown) =>
   sendJson(base, method, path, { body, authorization: bearer() });
 
 /**
- * docs/writes-and-merge.md: concurrent writes on one service never lose a write, and a duplicate create is
+ * docs/writes-and-merge.md: concurrent writes on one service never lose a write (and concurrent reads,
+ * which PostgreSQL answers together, each get their own record), and a duplicate create is
  * decided by the database (one 201, the rest 406 `Id already found`). Every request here is
  * real HTTP, all fired at once, so the store sees them interleaved.
  */
@@ -82,8 +83,40 @@ describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
     expect((await send(t.url, 'GET', '/event/doomed')).status).toBe(404);
   });
 
+  it('60 concurrent reads by id across two families and missing ids: each answer is its own record', async () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `read-${i}`);
+    expect(
+      countByStatus(
+        await fire([
+          () =>
+            send(
+              t.url,
+              'POST',
+              '/event',
+              ids.map((id) => ({ id, family: 'event' })),
+            ),
+        ]),
+      ),
+    ).toEqual({ 201: 1 });
+    const linkTypes = await fire([
+      () => sendJson(t.url, 'POST', '/type/network-link', { body: ids.map((id) => ({ id, name: `link ${id}` })), authorization: basic() }),
+    ]);
+    expect(countByStatus(linkTypes)).toEqual({ 201: 1 });
+    const answers = await fire([
+      ...ids.map((id) => () => send(t.url, 'GET', `/event/${id}`)),
+      ...ids.map((id) => () => sendJson(t.url, 'GET', `/type/network-link/${id}`, { authorization: basic() })),
+      ...ids.map((id) => () => send(t.url, 'GET', `/event/${id}-missing`)),
+    ]);
+    ids.forEach((id, i) => {
+      expect(answers[i]).toMatchObject({ status: 200, body: [{ id, family: 'event' }] });
+      expect(answers[20 + i]).toMatchObject({ status: 200, body: [{ id, name: `link ${id}` }] });
+      expect(answers[20 + i].body[0].family).toBeUndefined();
+      expect(answers[40 + i].status).toBe(404);
+    });
+  });
+
   it('answered no request with a 5xx', () => {
-    expect(everyAnswer.length).toBe(50 + 300 + 40 + 20);
+    expect(everyAnswer.length).toBe(50 + 300 + 40 + 20 + 2 + 60);
     expect(everyAnswer.filter((a) => a.status >= 500)).toEqual([]);
   });
 });

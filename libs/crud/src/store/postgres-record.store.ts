@@ -15,6 +15,7 @@ import {
   UpdateWrite,
 } from './record-store';
 import { cancellable } from './postgres-cancel';
+import { GroupedRecordReads } from './grouped-record-reads';
 import { GroupedInserts } from './grouped-inserts';
 import { selectionPlan } from './selection-plan';
 import { readSelection, SelectionQueries } from './selection-reader';
@@ -48,6 +49,10 @@ const UNAVAILABLE_CODES = new Set([
   '08004',
 ]);
 
+const READ_RECORDS_SQL = `SELECT r.family, r.seq, r.id, r.doc::text AS doc
+  FROM unnest($1::text[], $2::text[]) AS k(family, id)
+  JOIN inventory_record r ON r.family = k.family COLLATE "C" AND r.id = k.id COLLATE "C"`;
+
 /**
  * PostgreSQL through the pg pool that TypeORM opened. Several service processes may share the
  * database, so every write takes row locks (or relies on the primary key) inside a transaction
@@ -55,6 +60,7 @@ const UNAVAILABLE_CODES = new Set([
  */
 export class PostgresRecordStore extends RecordStore {
   private readonly inserts = new GroupedInserts((family, records, valueIndex) => this.insertNow(family, records, valueIndex));
+  private readonly recordReads = new GroupedRecordReads((families, ids) => this.readRecordsNow(families, ids));
 
   constructor(private readonly pool: Pool) {
     super();
@@ -446,7 +452,12 @@ export class PostgresRecordStore extends RecordStore {
       }
     };
     return {
-      rows: (fragment) => within((on) => this.rows(on, fragment)),
+      rows: (fragment) => {
+        // Outside a transaction only: grouped lookups run on a connection of their own.
+        const key = client === this.pool ? fragment.recordKey : undefined;
+        if (key) return this.recordReads.read(key.family, key.id).then((row) => (row ? [row] : []));
+        return within((on) => this.rows(on, fragment));
+      },
       seqs: (fragment) => within((on) => this.seqs(on, fragment)),
     };
   }
@@ -454,6 +465,18 @@ export class PostgresRecordStore extends RecordStore {
   private async rows(client: Pool | PoolClient, fragment: SqlFragment): Promise<StoredRow[]> {
     const sql = fragment.sql.replace('r.doc FROM', 'r.doc::text AS doc FROM');
     const result = await this.run<StoredRow>(client, toPostgresPlaceholders(sql), fragment.params);
+    for (const row of result) row.seq = Number(row.seq);
+    return result;
+  }
+
+  private async readRecordsNow(families: string[], ids: string[]): Promise<(StoredRow & { family: string })[]> {
+    let result: (StoredRow & { family: string })[];
+    try {
+      // Prepared once per connection: PostgreSQL plans it once, not at every turn.
+      result = (await this.pool.query({ name: 'inventory-read-records', text: READ_RECORDS_SQL, values: [families, ids] })).rows;
+    } catch (error) {
+      throw translate(error);
+    }
     for (const row of result) row.seq = Number(row.seq);
     return result;
   }

@@ -122,9 +122,11 @@ export class RecordSelection {
 
   /** The record of the path id (a read with no query: see `pagesBySeq`). */
   byId(): SqlFragment {
+    const { family, id } = this.spec;
     return {
       sql: 'SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE r.family = ? AND r.id = ?',
-      params: [this.spec.family, this.spec.id],
+      params: [family, id],
+      recordKey: id === undefined ? undefined : { family, id },
     };
   }
 

@@ -28,6 +28,11 @@ export interface SqlDialect {
 export interface SqlFragment {
   sql: string;
   params: unknown[];
+  /**
+   * Set when the statement looks up one record by its key, and nothing else: a store may then
+   * answer it together with the other lookups of its turn (PostgreSQL: `GroupedRecordReads`).
+   */
+  recordKey?: { family: string; id: string };
 }
 
 export const sqliteDialect: SqlDialect = {

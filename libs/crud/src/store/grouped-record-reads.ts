@@ -56,7 +56,7 @@ export class GroupedRecordReads {
     const byFamily = new Map<string, Map<string, StoredRow>>();
     for (const { family, seq, id, doc } of rows) {
       let ids = byFamily.get(family);
-      if (!ids) byFamily.set(family, (ids = new Map()));
+      if (!ids) byFamily.set(family, (ids = new Map<string, StoredRow>()));
       ids.set(id, { seq, id, doc });
     }
     for (const lookup of group) lookup.resolve(byFamily.get(lookup.family)?.get(lookup.id));

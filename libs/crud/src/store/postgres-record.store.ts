@@ -473,7 +473,13 @@ export class PostgresRecordStore extends RecordStore {
     let result: (StoredRow & { family: string })[];
     try {
       // Prepared once per connection: PostgreSQL plans it once, not at every turn.
-      result = (await this.pool.query({ name: 'inventory-read-records', text: READ_RECORDS_SQL, values: [families, ids] })).rows;
+      result = (
+        await this.pool.query<StoredRow & { family: string }>({
+          name: 'inventory-read-records',
+          text: READ_RECORDS_SQL,
+          values: [families, ids],
+        })
+      ).rows;
     } catch (error) {
       throw translate(error);
     }

@@ -80,7 +80,9 @@ describe('SqliteGroupCommit', () => {
 
   it('fails every write of the group when the commit itself fails', async () => {
     const group = new SqliteGroupCommit(db);
-    db.exec('CREATE TABLE parent (id TEXT PRIMARY KEY); CREATE TABLE child (parent TEXT REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)');
+    db.exec(
+      'CREATE TABLE parent (id TEXT PRIMARY KEY); CREATE TABLE child (parent TEXT REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)',
+    );
     db.pragma('foreign_keys = ON');
     const outcomes = await Promise.allSettled([
       group.run(insert('a', 1)),

@@ -7,11 +7,13 @@ interface Job {
 }
 
 /** Thrown out of a savepoint-free group so that SQLite rolls the whole group back. */
-class JobFailed {
+class JobFailed extends Error {
   constructor(
     readonly job: Job,
     readonly error: unknown,
-  ) {}
+  ) {
+    super('a write of the group failed');
+  }
 }
 
 /**

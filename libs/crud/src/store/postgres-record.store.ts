@@ -464,27 +464,14 @@ export class PostgresRecordStore extends RecordStore {
 
   private async rows(client: Pool | PoolClient, fragment: SqlFragment): Promise<StoredRow[]> {
     const sql = fragment.sql.replace('r.doc FROM', 'r.doc::text AS doc FROM');
-    const result = await this.run<StoredRow>(client, toPostgresPlaceholders(sql), fragment.params);
-    for (const row of result) row.seq = Number(row.seq);
-    return result;
+    return withNumericSeqs(await this.run<StoredRow>(client, toPostgresPlaceholders(sql), fragment.params));
   }
 
   private async readRecordsNow(families: string[], ids: string[]): Promise<(StoredRow & { family: string })[]> {
-    let result: (StoredRow & { family: string })[];
-    try {
-      // Prepared once per connection: PostgreSQL plans it once, not at every turn.
-      result = (
-        await this.pool.query<StoredRow & { family: string }>({
-          name: 'inventory-read-records',
-          text: READ_RECORDS_SQL,
-          values: [families, ids],
-        })
-      ).rows;
-    } catch (error) {
-      throw translate(error);
-    }
-    for (const row of result) row.seq = Number(row.seq);
-    return result;
+    // Named, so each connection prepares it once and PostgreSQL plans it once, not at every turn.
+    return withNumericSeqs(
+      await this.run<StoredRow & { family: string }>(this.pool, READ_RECORDS_SQL, [families, ids], 'inventory-read-records'),
+    );
   }
 
   private async seqs(client: Pool | PoolClient, fragment: SqlFragment): Promise<number[]> {
@@ -492,9 +479,9 @@ export class PostgresRecordStore extends RecordStore {
     return result.map((row) => Number(row.seq));
   }
 
-  private async run<T>(client: Pool | PoolClient, sql: string, params: unknown[]): Promise<T[]> {
+  private async run<T>(client: Pool | PoolClient, sql: string, params: unknown[], name?: string): Promise<T[]> {
     try {
-      return (await client.query(sql, params)).rows as T[];
+      return (await client.query({ text: sql, values: params, name })).rows as T[];
     } catch (error) {
       throw translate(error);
     }
@@ -570,4 +557,10 @@ function translate(error: unknown): unknown {
   if (error instanceof Error && /Connection terminated|timeout exceeded when trying to connect/i.test(error.message))
     return new StoreUnavailableError(error);
   return error;
+}
+
+/** pg returns BIGINT as text; a sequence number stays far below 2^53. */
+function withNumericSeqs<T extends { seq: number }>(rows: T[]): T[] {
+  for (const row of rows) row.seq = Number(row.seq);
+  return rows;
 }

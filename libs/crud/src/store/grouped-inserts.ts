@@ -1,4 +1,5 @@
 import { InsertOutcome, NewRecord, StoreUnavailableError } from './record-store';
+import { afterQuietTurn } from './quiet-turn';
 import { ValueIndex } from './value-index';
 
 /** Inserts records of one family in one transaction, an outcome per record in order. */
@@ -27,10 +28,10 @@ export const GROUP_MAX_RECORDS = 1000;
 /**
  * Small creates for one family go to the database together, in one transaction: on PostgreSQL a
  * commit waits for its WAL to reach the disk, and ten clients each creating one record paid ten
- * of those waits (W2 in README "Performance"). A group holds what arrives in one turn of the
- * event loop; groups commit side by side (letting only one commit at a time was measured slower:
- * 2,048 against 2,678 creates/s, the commits' latency is what bounds them). Nobody is answered
- * before their group's commit.
+ * of those waits (W2 in README "Performance"). A group holds what arrives together
+ * (`afterQuietTurn`); groups commit side by side (letting only one commit at a time was
+ * measured slower: 2,048 against 2,678 creates/s, the commits' latency is what bounds them).
+ * Nobody is answered before their group's commit.
  *
  * Each request keeps its own answer: an id sent by two requests of a group is created for the
  * first and is a duplicate for the second, as when the two commit one after the other. If the
@@ -38,7 +39,7 @@ export const GROUP_MAX_RECORDS = 1000;
  * alone, so that one request's failure (a value the database refuses) is not its neighbours'.
  */
 export class GroupedInserts {
-  /** Each family's group still taking requests; every group commits at the end of its turn. */
+  /** Each family's group still taking requests; every group commits once the requests stop coming. */
   private readonly open = new Map<string, Group>();
 
   constructor(private readonly insertNow: InsertNow) {}
@@ -58,13 +59,16 @@ export class GroupedInserts {
         open.records += records.length;
         return;
       }
-      // No group, or a full one (it still commits at the end of its turn): a new group.
+      // No group, or a full one (it still commits when its turns are over): a new group.
       const group: Group = { valueIndex, waiting: [request], records: records.length };
       this.open.set(family, group);
-      setImmediate(() => {
-        if (this.open.get(family) === group) this.open.delete(family);
-        void this.commit(family, group);
-      });
+      afterQuietTurn(
+        () => group.records,
+        () => {
+          if (this.open.get(family) === group) this.open.delete(family);
+          void this.commit(family, group);
+        },
+      );
     });
   }
 

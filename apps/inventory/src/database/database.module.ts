@@ -1,15 +1,31 @@
-import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { bootstrapDatabase } from './bootstrap';
 import { BOOTSTRAP_RESULT, BootstrapResult } from './bootstrap-result';
 import { dataSourceOptions } from './data-source-options';
+import { WalCheckpointer } from './wal-checkpointer';
 
 @Injectable()
-class DatabaseLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+class DatabaseLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private checkpointer?: WalCheckpointer;
+
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** After the migrations and the demo data: the worker's connection opens a file that is set up. */
+  onApplicationBootstrap(): void {
+    const { database } = this.config;
+    if (database.type !== 'sqlite' || database.path === ':memory:') return;
+    this.checkpointer = WalCheckpointer.start(database.path, (error) =>
+      new Logger('Database').error(`WAL checkpoint worker stopped; the service's connection checkpoints alone: ${error.message}`),
+    );
+  }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }

@@ -57,7 +57,8 @@ const cpu = (list: number[] | undefined): string => {
   const known = (list ?? []).filter(Number.isFinite).sort((a, b) => a - b);
   return known.length ? `${known[Math.floor(known.length / 2)].toFixed(0)} %` : '—';
 };
-const ratio = (n: number): string => (Number.isFinite(n) ? n.toFixed(2) : '—');
+/** Rounded down, so that a ratio just under its goal never reads as the goal (0.3497 is 0.34, not 0.35). */
+const ratio = (n: number): string => (Number.isFinite(n) ? (Math.floor(n * 100 + 1e-9) / 100).toFixed(2) : '—');
 
 export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   const verdict = (met: boolean): string => (met ? ' ✅' : ' ❌');

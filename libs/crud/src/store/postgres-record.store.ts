@@ -17,6 +17,7 @@ import {
 import { cancellable } from './postgres-cancel';
 import { GroupedRecordReads } from './grouped-record-reads';
 import { GroupedInserts } from './grouped-inserts';
+import { StatementNames } from './statement-names';
 import { selectionPlan } from './selection-plan';
 import { readSelection, SelectionQueries } from './selection-reader';
 import { encodePostgresText, postgresDialect, toPostgresPlaceholders } from './sql-dialect';
@@ -61,6 +62,7 @@ const READ_RECORDS_SQL = `SELECT r.family, r.seq, r.id, r.doc::text AS doc
 export class PostgresRecordStore extends RecordStore {
   private readonly inserts = new GroupedInserts((family, records, valueIndex) => this.insertNow(family, records, valueIndex));
   private readonly recordReads = new GroupedRecordReads((families, ids) => this.readRecordsNow(families, ids));
+  private readonly readNames = new StatementNames();
 
   constructor(private readonly pool: Pool) {
     super();
@@ -463,8 +465,8 @@ export class PostgresRecordStore extends RecordStore {
   }
 
   private async rows(client: Pool | PoolClient, fragment: SqlFragment): Promise<StoredRow[]> {
-    const sql = fragment.sql.replace('r.doc FROM', 'r.doc::text AS doc FROM');
-    return withNumericSeqs(await this.run<StoredRow>(client, toPostgresPlaceholders(sql), fragment.params));
+    const sql = toPostgresPlaceholders(fragment.sql.replace('r.doc FROM', 'r.doc::text AS doc FROM'));
+    return withNumericSeqs(await this.run<StoredRow>(client, sql, fragment.params, this.readNames.nameOf(sql)));
   }
 
   private async readRecordsNow(families: string[], ids: string[]): Promise<(StoredRow & { family: string })[]> {
@@ -475,7 +477,8 @@ export class PostgresRecordStore extends RecordStore {
   }
 
   private async seqs(client: Pool | PoolClient, fragment: SqlFragment): Promise<number[]> {
-    const result = await this.run<{ seq: string }>(client, toPostgresPlaceholders(fragment.sql), fragment.params);
+    const sql = toPostgresPlaceholders(fragment.sql);
+    const result = await this.run<{ seq: string }>(client, sql, fragment.params, this.readNames.nameOf(sql));
     return result.map((row) => Number(row.seq));
   }
 

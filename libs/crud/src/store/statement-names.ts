@@ -1,0 +1,24 @@
+/** See `StatementNames`. */
+export const MAX_NAMED_STATEMENTS = 200;
+
+/**
+ * Names for the SQL texts of reads, so that each PostgreSQL connection parses a text once and
+ * PostgreSQL can keep its plan, instead of parsing and planning every query again (an unnamed
+ * statement). A read's text depends only on its query's shape, so a service sees few; the first
+ * `MAX_NAMED_STATEMENTS` get names and any later one runs unnamed, which bounds what every
+ * connection keeps prepared. A name always stands for the same text in this process, which the
+ * pg driver requires of a connection's prepared statements.
+ */
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+
+  constructor(private readonly cap = MAX_NAMED_STATEMENTS) {}
+
+  nameOf(sql: string): string | undefined {
+    const known = this.names.get(sql);
+    if (known !== undefined || this.names.size >= this.cap) return known;
+    const name = `inventory-read-${this.names.size + 1}`;
+    this.names.set(sql, name);
+    return name;
+  }
+}

@@ -4,8 +4,9 @@ import type { DataSourceOptions } from 'typeorm';
 import type { Database } from 'better-sqlite3';
 import { AppConfig } from '../config/app-config';
 import { InitialSchema1763700000000 } from '../migrations/1763700000000-initial-schema';
+import { PostgresValueRowsCascadePerStatement1764100000000 } from '../migrations/1764100000000-postgres-value-rows-cascade-per-statement';
 
-export const MIGRATIONS = [InitialSchema1763700000000];
+export const MIGRATIONS = [InitialSchema1763700000000, PostgresValueRowsCascadePerStatement1764100000000];
 
 /** The one source of database options, for the app and for the TypeORM CLI (ormconfig.ts). */
 export function dataSourceOptions(database: AppConfig['database']): DataSourceOptions {

@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import request from 'supertest';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -6,9 +8,9 @@ import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test
 
 /**
  * A record's value rows go with it, whoever deletes it: the service, or another client of the
- * database (a raw `DELETE`). On SQLite a foreign key does it; on PostgreSQL a statement-level
- * trigger (migration 1764100000000), so that inserts pay no per-row key check. A row left behind
- * would make queries on an indexed path count a record that is gone.
+ * database (a raw `DELETE`), even one that does not enforce foreign keys. Triggers do it
+ * (migrations 1764100000000 and 1764200000000), so that inserts pay no per-row key check. A row
+ * left behind would make queries on an indexed path count a record that is gone.
  */
 describe.each(databaseKinds())('value rows of deleted records on %s', (kind) => {
   let database: TestDatabase;
@@ -18,6 +20,7 @@ describe.each(databaseKinds())('value rows of deleted records on %s', (kind) => 
     { id: 'v2', source: '198.51.100.1', timestamp: '2026-11-25T10:00:01Z', tags: ['a'] },
     { id: 'v3', source: '198.51.100.1', timestamp: '2026-11-25T10:00:02Z' },
     { id: 'v4', source: '198.51.100.2', timestamp: '2026-11-25T10:00:03Z' },
+    { id: 'v5', source: '198.51.100.3', timestamp: '2026-11-25T10:00:04Z' },
   ];
   const sql = (text: string) =>
     kind === 'postgres' ? text.replace(/\?/g, (_mark, offset: number) => `$${text.slice(0, offset).split('?').length}`) : text;
@@ -59,4 +62,26 @@ describe.each(databaseKinds())('value rows of deleted records on %s', (kind) => 
     expect(await bySource('198.51.100.1', { limit: { from: 0, to: 0 } })).toEqual(['v3']);
     expect(await bySource('198.51.100.2')).toEqual(['v4']);
   });
+
+  it('so does the delete of a client in another process that enforces no foreign keys (the sqlite3 shell by default)', async () => {
+    const v5 = await seqOf('v5');
+    expect(await valueRows(v5)).toBe(2);
+    await deleteAsAnotherClient("DELETE FROM inventory_record WHERE family = 'event' AND id = 'v5'");
+    expect(await valueRows(v5)).toBe(0);
+    expect(await bySource('198.51.100.3')).toBe(404);
+  });
+
+  async function deleteAsAnotherClient(statement: string): Promise<void> {
+    if (kind === 'postgres') {
+      const client = new Client({ connectionString: database.url });
+      await client.connect();
+      await client.query(statement);
+      await client.end();
+      return;
+    }
+    const db = new Database(database.url.slice('sqlite:'.length));
+    db.pragma('foreign_keys = OFF');
+    db.prepare(statement).run();
+    db.close();
+  }
 });

@@ -5,8 +5,13 @@ import type { Database } from 'better-sqlite3';
 import { AppConfig } from '../config/app-config';
 import { InitialSchema1763700000000 } from '../migrations/1763700000000-initial-schema';
 import { PostgresValueRowsCascadePerStatement1764100000000 } from '../migrations/1764100000000-postgres-value-rows-cascade-per-statement';
+import { SqliteValueRowsCascadeByTrigger1764200000000 } from '../migrations/1764200000000-sqlite-value-rows-cascade-by-trigger';
 
-export const MIGRATIONS = [InitialSchema1763700000000, PostgresValueRowsCascadePerStatement1764100000000];
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  PostgresValueRowsCascadePerStatement1764100000000,
+  SqliteValueRowsCascadeByTrigger1764200000000,
+];
 
 /** The one source of database options, for the app and for the TypeORM CLI (ormconfig.ts). */
 export function dataSourceOptions(database: AppConfig['database']): DataSourceOptions {

@@ -20,6 +20,13 @@ export class InitialSchema1763700000000 implements MigrationInterface {
   }
 }
 
+/** Also built again when a later migration rebuilds the value table. */
+export const SQLITE_VALUE_INDEXES = [
+  `CREATE INDEX inventory_value_text ON inventory_value (family, path, text, seq)`,
+  `CREATE INDEX inventory_value_num ON inventory_value (family, path, num, seq) WHERE num IS NOT NULL`,
+  `CREATE INDEX inventory_value_seq ON inventory_value (seq, path)`,
+];
+
 const SQLITE = [
   `CREATE TABLE inventory_record (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -35,9 +42,7 @@ const SQLITE = [
      text TEXT,
      num REAL)`,
   `CREATE INDEX inventory_record_family_seq ON inventory_record (family, seq)`,
-  `CREATE INDEX inventory_value_text ON inventory_value (family, path, text, seq)`,
-  `CREATE INDEX inventory_value_num ON inventory_value (family, path, num, seq) WHERE num IS NOT NULL`,
-  `CREATE INDEX inventory_value_seq ON inventory_value (seq, path)`,
+  ...SQLITE_VALUE_INDEXES,
   `CREATE TABLE inventory_setting (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
   `CREATE TABLE inventory_user (username TEXT PRIMARY KEY, password_hash TEXT NOT NULL)`,
 ];

@@ -7,8 +7,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (README "Performance"). What it guaranteed still holds: every delete of records, by this
  * service or by any other client, removes their value rows in the same statement; and value rows
  * are only written with their record (one statement) or under its row lock (updates, learned-path
- * builds), so none can name a record that is gone. SQLite keeps its foreign key, whose check is
- * a lookup by rowid.
+ * builds), so none can name a record that is gone. SQLite followed in 1764200000000.
  */
 export class PostgresValueRowsCascadePerStatement1764100000000 implements MigrationInterface {
   name = 'PostgresValueRowsCascadePerStatement1764100000000';

@@ -239,12 +239,13 @@ export function parseWhere(where: Clause): Condition {
   return query.where;
 }
 
-/** The service's SQLite schema (see the initial migration), in memory or in a file. */
+/** The service's SQLite schema (see its migrations), in memory or in a file. */
 export function createDatabase(file = ':memory:'): Database.Database {
   const db = new Database(file);
   db.exec(`
     CREATE TABLE inventory_record (seq INTEGER PRIMARY KEY AUTOINCREMENT, family TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE (family, id));
-    CREATE TABLE inventory_value (seq INTEGER NOT NULL REFERENCES inventory_record(seq) ON DELETE CASCADE, family TEXT NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, text TEXT, num REAL);
+    CREATE TABLE inventory_value (seq INTEGER NOT NULL, family TEXT NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, text TEXT, num REAL);
+    CREATE TRIGGER inventory_record_deleted AFTER DELETE ON inventory_record BEGIN DELETE FROM inventory_value WHERE seq = old.seq; END;
     CREATE TABLE inventory_setting (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE INDEX inventory_record_family_seq ON inventory_record (family, seq);
     CREATE INDEX inventory_value_text ON inventory_value (family, path, text, seq);

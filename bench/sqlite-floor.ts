@@ -1,0 +1,71 @@
+/**
+ * What SQLite itself costs per event on the service's schema, part by part, with none of the
+ * store's JavaScript: the floor under W4 on SQLite. Events (bench/records.ts) go in batches of
+ * 1,000 into a fresh WAL file opened as the service opens it, each as its record row and one
+ * value row per indexed path (`source`, `timestamp` and `flow`, as in W4 after W3U), through
+ * prepared statements. Prints µs per event for the record rows, the value rows and the commit
+ * (the WAL writes; checkpoints are left to the end, as the service's worker takes them), over
+ * the events after the first `warm`.
+ *
+ *   npx ts-node --transpile-only -r tsconfig-paths/register bench/sqlite-floor.ts [events=300000] [warm=100000]
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDatabase } from '../libs/crud/src/store/store.fixtures';
+import { recordJson } from './records';
+
+const PATHS = ['source', 'timestamp', 'flow'] as const;
+const BATCH = 1000;
+
+function main(): void {
+  const events = Number(process.argv[2] ?? 300_000);
+  const warm = Number(process.argv[3] ?? 100_000);
+  const file = join(__dirname, 'tmp', `sqlite-floor-${process.pid}.sqlite`);
+  const db = createDatabase(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('wal_autocheckpoint = 0');
+  db.pragma('cache_size = -8000');
+  const insertRecord = db.prepare('INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING');
+  const insertValue = db.prepare('INSERT INTO inventory_value (seq, family, path, kind, text, num) VALUES (?, ?, ?, ?, ?, ?)');
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const spent = { stringify: 0n, records: 0n, values: 0n, commit: 0n };
+  let measured = 0;
+  for (let from = 0; from < events; from += BATCH) {
+    const docs = Array.from({ length: BATCH }, (_, k) => JSON.parse(recordJson(from + k)) as Record<string, string>);
+    const t0 = process.hrtime.bigint();
+    const texts = docs.map((doc) => JSON.stringify(doc));
+    const t1 = process.hrtime.bigint();
+    begin.run();
+    const seqs = docs.map((doc, k) => Number(insertRecord.run('event', doc.id, texts[k]).lastInsertRowid));
+    const t2 = process.hrtime.bigint();
+    docs.forEach((doc, k) => {
+      for (const path of PATHS) insertValue.run(seqs[k], 'event', path, 's', doc[path], null);
+    });
+    const t3 = process.hrtime.bigint();
+    commit.run();
+    const t4 = process.hrtime.bigint();
+    if (from >= warm) {
+      spent.stringify += t1 - t0;
+      spent.records += t2 - t1;
+      spent.values += t3 - t2;
+      spent.commit += t4 - t3;
+      measured += BATCH;
+    }
+    // Outside the measured parts, as the checkpoint worker takes them in the service.
+    if ((from / BATCH) % 40 === 39) db.pragma('wal_checkpoint(PASSIVE)');
+  }
+  db.close();
+  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  const perEvent = (nanoseconds: bigint) => (Number(nanoseconds) / 1000 / measured).toFixed(2);
+  const total = spent.stringify + spent.records + spent.values + spent.commit;
+  process.stdout.write(
+    `µs per event over events ${warm.toLocaleString('en')}–${events.toLocaleString('en')}: ` +
+      `JSON.stringify ${perEvent(spent.stringify)}, record rows ${perEvent(spent.records)}, ` +
+      `${PATHS.length} value rows ${perEvent(spent.values)}, commit ${perEvent(spent.commit)}; ` +
+      `total ${perEvent(total)} (${Math.round((measured * 1e9) / Number(total)).toLocaleString('en')} events/s)\n`,
+  );
+}
+
+main();

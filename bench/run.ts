@@ -154,7 +154,7 @@ async function preload(load: LoadGenerator, server: Server, records: number, res
 /** Before W4: preloaded-style records [from, to) into both, so that W4 writes into a family of at least `to` records. */
 async function topUp(
   load: LoadGenerator,
-  pair: { service: Server; raw: Server },
+  pair: { service: Server; raw: Server; settle: () => Promise<void> },
   from: number,
   to: number,
   results: BenchResults,
@@ -172,6 +172,7 @@ async function topUp(
       peakRssMb: server.peakRssMb(),
     });
   }
+  await pair.settle();
   results.w4Family = to;
 }
 
@@ -237,7 +238,7 @@ async function startPair(
   tag: string,
   records: number,
   results: BenchResults,
-): Promise<{ service: Server; raw: Server; done: () => Promise<void> }> {
+): Promise<{ service: Server; raw: Server; settle: () => Promise<void>; done: () => Promise<void> }> {
   const database: BenchDatabase = await freshDatabase(tag);
   const drop = track(() => database.drop());
   results.database = database.label;
@@ -248,9 +249,11 @@ async function startPair(
   const stopRaw = track(() => raw.stop());
   await preload(load, service, records, results, tag);
   await preload(load, raw, records, results, tag);
+  await database.settle();
   return {
     service,
     raw,
+    settle: () => database.settle(),
     done: async () => {
       results.serviceLog.push({ phase: tag, lines: service.lineCount(), tail: service.output(), file: service.logFile });
       await stopRaw();

@@ -9,6 +9,16 @@ describe('StatementNames', () => {
     expect(names.nameOf('SELECT 2')).not.toBe(first);
   });
 
+  it('gives a text the same name in every instance, since stores on one pool share its connections', () => {
+    const [one, other] = [new StatementNames(), new StatementNames()];
+    // Each instance's first text: numbered in order of sight, both would be named alike.
+    const selectOne = one.nameOf('SELECT 1');
+    const selectTwo = other.nameOf('SELECT 2');
+    expect(selectTwo).not.toBe(selectOne);
+    expect(other.nameOf('SELECT 1')).toBe(selectOne);
+    expect(one.nameOf('SELECT 2')).toBe(selectTwo);
+  });
+
   it('names no new text past its cap, and keeps the names it gave', () => {
     const names = new StatementNames(2);
     const a = names.nameOf('a');

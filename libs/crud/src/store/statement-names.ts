@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** See `StatementNames`. */
 export const MAX_NAMED_STATEMENTS = 200;
 
@@ -6,8 +8,11 @@ export const MAX_NAMED_STATEMENTS = 200;
  * PostgreSQL can keep its plan, instead of parsing and planning every query again (an unnamed
  * statement). A read's text depends only on its query's shape, so a service sees few; the first
  * `MAX_NAMED_STATEMENTS` get names and any later one runs unnamed, which bounds what every
- * connection keeps prepared. A name always stands for the same text in this process, which the
- * pg driver requires of a connection's prepared statements.
+ * connection keeps prepared.
+ *
+ * The pg driver requires a name to stand for one text on a connection, and stores built on one
+ * pool share its connections (start-up loads the demo data through a store of its own), so a
+ * name is derived from the text alone, never from the order texts were seen in.
  */
 export class StatementNames {
   private readonly names = new Map<string, string>();
@@ -17,7 +22,7 @@ export class StatementNames {
   nameOf(sql: string): string | undefined {
     const known = this.names.get(sql);
     if (known !== undefined || this.names.size >= this.cap) return known;
-    const name = `inventory-read-${this.names.size + 1}`;
+    const name = `inventory-read-${createHash('sha256').update(sql).digest('base64url').slice(0, 22)}`;
     this.names.set(sql, name);
     return name;
   }

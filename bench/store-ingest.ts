@@ -1,7 +1,7 @@
 /**
  * The store alone, without HTTP: events (bench/records.ts) inserted through
  * SqliteRecordStore.insert in batches of 1,000 into a fresh WAL file, as the service opens it
- * (synchronous=NORMAL, wal_autocheckpoint=40000), with events' declared index plus `flow` (as
+ * (`prepareSqliteConnection`), with events' declared index plus `flow` (as
  * after W3U has taught it). Prints records/s per slice of the growing family, by the clock and
  * per CPU second of this process (the latter far less sensitive to other work on the machine).
  *
@@ -9,6 +9,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { prepareSqliteConnection } from '../apps/inventory/src/database/data-source-options';
 import { createDatabase } from '../libs/crud/src/store/store.fixtures';
 import { SqliteRecordStore } from '../libs/crud/src/store/sqlite-record.store';
 import { ValueIndex } from '../libs/crud/src/store/value-index';
@@ -21,8 +22,7 @@ async function main(): Promise<void> {
   const file = join(__dirname, 'tmp', `store-ingest-${process.pid}.sqlite`);
   const db = createDatabase(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('wal_autocheckpoint = 40000');
+  prepareSqliteConnection(db);
   const store = new SqliteRecordStore(db);
   const index = ValueIndex.of(['source', 'timestamp', 'flow']);
   await store.adoptValueIndex('event', index);

@@ -34,19 +34,22 @@ export function dataSourceOptions(database: AppConfig['database']): DataSourceOp
     migrationsTransactionMode: 'all',
     synchronize: false,
     enableWAL: database.path !== ':memory:',
-    prepareDatabase: (db: Database) => {
-      // WAL with synchronous=NORMAL: a committed write survives the process being killed.
-      db.pragma('synchronous = NORMAL');
-      db.pragma('busy_timeout = 5000');
-      // Checkpoint by itself only every ~160 MB of WAL (SQLite's default: 4 MB): a page rewritten
-      // by many batches is copied once per checkpoint (batch ingest +20–45 % at 40 MB), and the
-      // checkpoint worker (WalCheckpointer) copies the rest beside the event loop, whose own
-      // checkpoints, syncs included, then come four times less often (W4 +5 %, README
-      // "Performance"). The WAL file grows to that size before it starts over.
-      db.pragma('wal_autocheckpoint = 40000');
-      // 8 MB of page cache instead of better-sqlite3's 16 MB: enough for every B-tree's interior
-      // pages at 1M records, and it counts in the RSS a full streamed read must keep under 300 MB.
-      db.pragma('cache_size = -8000');
-    },
+    prepareDatabase: prepareSqliteConnection,
   };
+}
+
+/** How the service opens its SQLite connection; the benchmarks of the store open theirs alike. */
+export function prepareSqliteConnection(db: Database): void {
+  // WAL with synchronous=NORMAL: a committed write survives the process being killed.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  // Checkpoint by itself only every ~160 MB of WAL (SQLite's default: 4 MB): a page rewritten
+  // by many batches is copied once per checkpoint (batch ingest +20–45 % at 40 MB), and the
+  // checkpoint worker (WalCheckpointer) copies the rest beside the event loop, whose own
+  // checkpoints, syncs included, then come four times less often (W4 +5 %, README
+  // "Performance"). The WAL file grows to that size before it starts over.
+  db.pragma('wal_autocheckpoint = 40000');
+  // 8 MB of page cache instead of better-sqlite3's 16 MB: enough for every B-tree's interior
+  // pages at 1M records, and it counts in the RSS a full streamed read must keep under 300 MB.
+  db.pragma('cache_size = -8000');
 }

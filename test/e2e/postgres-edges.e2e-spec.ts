@@ -48,6 +48,20 @@ describe.each(databaseKinds())('values at the edges of the databases on %s', (ki
     expect(await ids({ equals: { target: `${key}.${key}.${key}`, expr: 'found' } })).toEqual(['deep-key']);
   });
 
+  it('creates the new records of a batch that holds a stored id, and indexes each once (PostgreSQL: a plain INSERT, then again skipping stored ids)', async () => {
+    expect((await post({ id: 'kept', marker: 'first', size: 1 })).status).toBe(201);
+    const response = await post([
+      { id: 'fresh-1', marker: 'batch', size: 2 },
+      { id: 'kept', marker: 'batch', size: 3 },
+      { id: 'fresh-2', marker: 'batch', size: 4 },
+    ]);
+    expect(response.status).toBe(207);
+    expect(response.body.map((item: { code: number }) => item.code)).toEqual([201, 406, 201]);
+    expect(await ids({ equals: { target: 'marker', expr: 'batch' } })).toEqual(['fresh-1', 'fresh-2']);
+    expect(await ids({ equals: { target: 'marker', expr: 'first' } })).toEqual(['kept']);
+    expect(await ids({ gt: { target: 'size', expr: 0 } })).toEqual(['kept', 'fresh-1', 'fresh-2']);
+  });
+
   it('refuses a number that does not survive the round trip (1e400) with 400', async () => {
     const response = await request(t.url)
       .post('/event')

@@ -1,4 +1,5 @@
 import { GROUPED_READ_MAX_KEYS, GroupedRecordReads, ReadRecordsNow } from './grouped-record-reads';
+import { StoredRow } from './record-selection';
 
 /** A table of (family, id) → doc that records every statement it was asked. */
 function table(rows: { family: string; id: string; doc: string }[]) {
@@ -47,6 +48,26 @@ describe('GroupedRecordReads', () => {
     await reads.read('event', 'a');
     await reads.read('event', 'a');
     expect(statements).toHaveLength(2);
+  });
+
+  it('takes lookups arriving over the next turns into the same statement while each turn brings more', async () => {
+    const { statements, readNow } = table(['a', 'b', 'c'].map((id) => ({ family: 'event', id, doc: '{}' })));
+    const reads = new GroupedRecordReads(readNow);
+    // As requests read from sockets over the next two turns: b before the group's first look, c after it.
+    const later = new Promise<(StoredRow | undefined)[]>((resolve) =>
+      setImmediate(() => {
+        const b = reads.read('event', 'b');
+        setImmediate(() => resolve(Promise.all([b, reads.read('event', 'c')])));
+      }),
+    );
+    const a = reads.read('event', 'a');
+    expect([await a, ...(await later)].map((row) => row?.id)).toEqual(['a', 'b', 'c']);
+    expect(statements).toEqual([
+      [
+        ['event', 'event', 'event'],
+        ['a', 'b', 'c'],
+      ],
+    ]);
   });
 
   it(`splits a turn of more than ${GROUPED_READ_MAX_KEYS} lookups into several statements`, async () => {

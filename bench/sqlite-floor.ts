@@ -9,11 +9,8 @@
  *
  *   npx ts-node --transpile-only -r tsconfig-paths/register bench/sqlite-floor.ts [events=300000] [warm=100000]
  */
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { prepareSqliteConnection } from '../apps/inventory/src/database/data-source-options';
-import { createDatabase } from '../libs/crud/src/store/store.fixtures';
 import { recordJson } from './records';
+import { openBenchSqlite } from './sqlite-file';
 
 const PATHS = ['source', 'timestamp', 'flow'] as const;
 const BATCH = 1000;
@@ -21,10 +18,7 @@ const BATCH = 1000;
 function main(): void {
   const events = Number(process.argv[2] ?? 300_000);
   const warm = Number(process.argv[3] ?? 100_000);
-  const file = join(__dirname, 'tmp', `sqlite-floor-${process.pid}.sqlite`);
-  const db = createDatabase(file);
-  db.pragma('journal_mode = WAL');
-  prepareSqliteConnection(db);
+  const { db, close } = openBenchSqlite('sqlite-floor');
   // Checkpoints are taken below, outside the measured parts.
   db.pragma('wal_autocheckpoint = 0');
   const insertRecord = db.prepare('INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING');
@@ -57,8 +51,7 @@ function main(): void {
     // Outside the measured parts, as the checkpoint worker takes them in the service.
     if ((from / BATCH) % 40 === 39) db.pragma('wal_checkpoint(PASSIVE)');
   }
-  db.close();
-  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  close();
   const perEvent = (nanoseconds: bigint) => (Number(nanoseconds) / 1000 / measured).toFixed(2);
   const total = spent.stringify + spent.records + spent.values + spent.commit;
   process.stdout.write(

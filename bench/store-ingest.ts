@@ -7,22 +7,16 @@
  *
  *   npx ts-node --transpile-only -r tsconfig-paths/register bench/store-ingest.ts [records=200000] [slice=50000]
  */
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { prepareSqliteConnection } from '../apps/inventory/src/database/data-source-options';
-import { createDatabase } from '../libs/crud/src/store/store.fixtures';
 import { SqliteRecordStore } from '../libs/crud/src/store/sqlite-record.store';
 import { ValueIndex } from '../libs/crud/src/store/value-index';
 import { JsonObject } from '../libs/crud/src/core/query/query.types';
 import { recordJson } from './records';
+import { openBenchSqlite } from './sqlite-file';
 
 async function main(): Promise<void> {
   const records = Number(process.argv[2] ?? 200_000);
   const slice = Number(process.argv[3] ?? 50_000);
-  const file = join(__dirname, 'tmp', `store-ingest-${process.pid}.sqlite`);
-  const db = createDatabase(file);
-  db.pragma('journal_mode = WAL');
-  prepareSqliteConnection(db);
+  const { db, close } = openBenchSqlite('store-ingest');
   const store = new SqliteRecordStore(db);
   const index = ValueIndex.of(['source', 'timestamp', 'flow']);
   await store.adoptValueIndex('event', index);
@@ -47,8 +41,7 @@ async function main(): Promise<void> {
       cpu = process.cpuUsage();
     }
   }
-  db.close();
-  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  close();
   process.stdout.write(`${figures.join('\n')}\n`);
 }
 

@@ -135,10 +135,10 @@ export class PostgresRecordStore extends RecordStore {
     ];
     let rows: { fresh: boolean; ids: string[] }[];
     try {
-      rows = await this.run(this.pool, insertStatement(''), params);
+      rows = await this.run(this.pool, INSERT_NEW, params);
     } catch (error) {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-      rows = await this.run(this.pool, insertStatement('ON CONFLICT (family, id) DO NOTHING'), params);
+      rows = await this.run(this.pool, INSERT_SKIPPING_STORED, params);
     }
     if (!rows[0].fresh) return undefined;
     const inserted = new Set(rows[0].ids);
@@ -520,9 +520,13 @@ export class PostgresRecordStore extends RecordStore {
 }
 
 const DEADLOCK_DETECTED = '40P01';
+const DEADLOCK_ATTEMPTS = 3;
 const UNIQUE_VIOLATION = '23505';
 
-/** See `insertInOneStatement`; `onConflict` is empty or the clause that skips ids already stored. */
+/** See `insertInOneStatement`: its statement as a plain INSERT, and as one that skips ids already stored. */
+const INSERT_NEW = insertStatement('');
+const INSERT_SKIPPING_STORED = insertStatement('ON CONFLICT (family, id) DO NOTHING');
+
 function insertStatement(onConflict: string): string {
   return `WITH fresh AS (
      SELECT $4::text IS NULL OR EXISTS (SELECT 1 FROM inventory_setting WHERE name = $4 AND value = $5 FOR SHARE) AS ok
@@ -542,7 +546,6 @@ function insertStatement(onConflict: string): string {
    )
    SELECT (SELECT ok FROM fresh) AS fresh, ARRAY(SELECT id FROM inserted) AS ids`;
 }
-const DEADLOCK_ATTEMPTS = 3;
 
 /** The value rows of `records` as the column arrays an `unnest` insert takes, each row keyed by its record's `key`. */
 function valueColumns<K>(records: readonly { key: K; doc: JsonObject }[], valueIndex: ValueIndex) {

@@ -29,6 +29,8 @@ import {
   parseLearnedPaths,
   ValueIndex,
   valueIndexSettingName,
+  withPathBuilding,
+  withPathReady,
   WriteIndexes,
 } from './value-index';
 import { SqlFragment } from './where-compiler';
@@ -326,7 +328,7 @@ export class PostgresRecordStore extends RecordStore {
       const learned = await this.lockLearned(client, family);
       const all = allLearned(learned);
       if (all.includes(path) || all.length >= cap) return learned;
-      const next = { building: [...learned.building, path], ready: learned.ready };
+      const next = withPathBuilding(learned, path);
       await this.writeLearned(client, family, next);
       return next;
     });
@@ -367,7 +369,7 @@ export class PostgresRecordStore extends RecordStore {
     return this.transaction(async (client) => {
       const learned = await this.lockLearned(client, family);
       if (!learned.building.includes(path)) return learned;
-      const next = { building: learned.building.filter((p) => p !== path), ready: [...learned.ready, path] };
+      const next = withPathReady(learned, path);
       await this.writeLearned(client, family, next);
       return next;
     });

@@ -16,6 +16,8 @@ import {
   parseLearnedPaths,
   ValueIndex,
   valueIndexSettingName,
+  withPathBuilding,
+  withPathReady,
   WriteIndexes,
 } from './value-index';
 import { SqlFragment } from './where-compiler';
@@ -182,7 +184,7 @@ export class SqliteRecordStore extends RecordStore {
       const learned = this.readLearned(family);
       const all = allLearned(learned);
       if (all.includes(path) || all.length >= cap) return learned;
-      const next = { building: [...learned.building, path], ready: learned.ready };
+      const next = withPathBuilding(learned, path);
       this.writeLearned(family, next);
       return next;
     });
@@ -222,7 +224,7 @@ export class SqliteRecordStore extends RecordStore {
     return this.writes.run(() => {
       const learned = this.readLearned(family);
       if (!learned.building.includes(path)) return learned;
-      const next = { building: learned.building.filter((p) => p !== path), ready: [...learned.ready, path] };
+      const next = withPathReady(learned, path);
       this.writeLearned(family, next);
       return next;
     });

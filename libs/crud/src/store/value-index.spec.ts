@@ -1,4 +1,4 @@
-import { learnedPathsSetting, ValueIndex, WriteIndexes } from './value-index';
+import { learnedPathsSetting, parseLearnedPaths, ValueIndex, withPathBuilding, withPathReady, WriteIndexes } from './value-index';
 
 describe('ValueIndex', () => {
   const declared = ValueIndex.of(['source', 'host.name']);
@@ -84,5 +84,16 @@ describe('WriteIndexes', () => {
     const index = indexes.of('event', declared, learned);
     expect(indexes.lastRead('event', declared)).toEqual({ setting: learned, index, base: declared });
     expect(indexes.lastRead('event', ValueIndex.of(['timestamp']))).toBeUndefined();
+  });
+});
+
+describe('learned paths as a store answers them', () => {
+  it('are sorted whatever order paths were learned in or their builds ended in, as the stored setting reads back', () => {
+    const learning = withPathBuilding(withPathBuilding({ building: [], ready: [] }, 'b'), 'a');
+    expect(learning).toEqual({ building: ['a', 'b'], ready: [] });
+    const bEndsFirst = withPathReady(withPathReady(learning, 'b'), 'a');
+    expect(bEndsFirst).toEqual({ building: [], ready: ['a', 'b'] });
+    expect(parseLearnedPaths(learnedPathsSetting(bEndsFirst))).toEqual(bEndsFirst);
+    expect(withPathReady(learning, 'b')).toEqual({ building: ['a'], ready: ['b'] });
   });
 });

@@ -149,7 +149,24 @@ export function parseLearnedPaths(setting: string | null | undefined): LearnedPa
 }
 
 export function learnedPathsSetting(learned: LearnedPaths): string {
-  return JSON.stringify({ building: [...learned.building].sort(), ready: [...learned.ready].sort() });
+  return JSON.stringify(sortedLearned(learned.building, learned.ready));
+}
+
+/** `learned` with `path` added, building; sorted like the stored setting, so a store answers the same before and after reading it back. */
+export function withPathBuilding(learned: LearnedPaths, path: string): LearnedPaths {
+  return sortedLearned([...learned.building, path], learned.ready);
+}
+
+/** `learned` with `path` moved from building to ready; sorted, so the order in which builds end does not show. */
+export function withPathReady(learned: LearnedPaths, path: string): LearnedPaths {
+  return sortedLearned(
+    learned.building.filter((p) => p !== path),
+    [...learned.ready, path],
+  );
+}
+
+function sortedLearned(building: readonly string[], ready: readonly string[]): LearnedPaths {
+  return { building: [...building].sort(), ready: [...ready].sort() };
 }
 
 export function allLearned(learned: LearnedPaths): string[] {

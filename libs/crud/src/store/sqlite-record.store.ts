@@ -8,6 +8,7 @@ import { readSelection, readSelectionNow, SelectionQueries } from './selection-r
 import { SQLITE_WILDCARD_FUNCTION, sqliteDialect } from './sql-dialect';
 import { wildcardMatcher } from '../core/query/pattern-matcher';
 import { SqliteGroupCommit } from './sqlite-group-commit';
+import { SqliteSharedReads } from './sqlite-shared-reads';
 import {
   allLearned,
   LearnedPaths,
@@ -32,12 +33,14 @@ import { SqlFragment } from './where-compiler';
 export class SqliteRecordStore extends RecordStore {
   private readonly statements = new Map<string, Statement>();
   private readonly writes: SqliteGroupCommit;
+  private readonly reads: SqliteSharedReads;
   /** Updates and deletes of stored records by this store; see `delete`. */
   private recordChanges = 0;
 
   constructor(private readonly db: Database) {
     super();
     this.writes = new SqliteGroupCommit(db);
+    this.reads = new SqliteSharedReads(db);
     // What GLOB cannot match: text holding NUL (see sqliteWildcard).
     db.function(SQLITE_WILDCARD_FUNCTION, { deterministic: true }, (text: unknown, pattern: unknown) =>
       typeof text === 'string' && typeof pattern === 'string' && wildcardMatcher(pattern)(text) ? 1 : 0,
@@ -45,7 +48,7 @@ export class SqliteRecordStore extends RecordStore {
   }
 
   read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
-    return readSelection(selectionPlan(new RecordSelection(spec, sqliteDialect), 'read'), this.selectionQueries(), spec.budget);
+    return readSelection(selectionPlan(new RecordSelection(spec, sqliteDialect), 'read'), this.sharedQueries(), spec.budget);
   }
 
   async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
@@ -116,7 +119,7 @@ export class SqliteRecordStore extends RecordStore {
     const before = this.changeMark();
     const found: StoredRow[] = [];
     const plan = selectionPlan(new RecordSelection(spec, sqliteDialect), 'delete');
-    for await (const rows of readSelection(plan, this.selectionQueries(), spec.budget)) found.push(...rows);
+    for await (const rows of readSelection(plan, this.sharedQueries(), spec.budget)) found.push(...rows);
     return this.writes.run(() => {
       if (this.changeMark() === before) return this.deleteRows(found);
       const again = selectionPlan(new RecordSelection(spec, sqliteDialect), 'delete');
@@ -138,8 +141,17 @@ export class SqliteRecordStore extends RecordStore {
     return rows.map((row) => row.id);
   }
 
+  /** For reads inside a write's transaction. */
   private selectionQueries(): SelectionQueries & { rows(fragment: SqlFragment): StoredRow[]; seqs(fragment: SqlFragment): number[] } {
     return { rows: (fragment) => this.all(fragment), seqs: (fragment) => this.seqs(fragment) };
+  }
+
+  /** For reads outside a transaction: the statements of a turn share one (`SqliteSharedReads`). */
+  private sharedQueries(): SelectionQueries {
+    return {
+      rows: (fragment) => this.reads.run(() => this.all(fragment)),
+      seqs: (fragment) => this.reads.run(() => this.seqs(fragment)),
+    };
   }
 
   /** See `RecordStore.adoptValueIndex`. One immediate transaction: no write comes between the check and the rebuild. */

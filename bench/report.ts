@@ -110,12 +110,15 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   }
   out.push('');
 
-  out.push('Per repetition (service | raw):', '');
+  // A repetition is a service window and the raw window right after it: their ratio compares two
+  // windows ten seconds apart, where the medians above may pair windows of different minutes.
+  out.push("Per repetition (service | raw; then each repetition's own ratio):", '');
   for (const w of workloads) {
     const cpus = (x: Series): string =>
       (x.serverCpu ?? []).map((c, k) => `${c.toFixed(0)}/${(x.generatorCpu?.[k] ?? NaN).toFixed(0)}`).join(', ');
+    const paired = w.service.reps.map((service, k) => (service / w.raw.reps[k]).toFixed(2)).join(', ');
     out.push(
-      `- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk: ${cpus(w.service)} | ${cpus(w.raw)})`,
+      `- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk: ${cpus(w.service)} | ${cpus(w.raw)}); ratios ${paired}`,
     );
   }
   if (r.w5) {

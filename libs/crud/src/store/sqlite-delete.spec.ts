@@ -1,13 +1,10 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { QueryBudget, QueryTimeoutError } from '../core/query/query-budget';
 import { JsonObject } from '../core/query/query.types';
 import { SelectionSpec } from './record-selection';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { createDatabase, insertAll, op, parseWhere, readIds } from './store.fixtures';
+import { createDatabase, insertAll, op, parseWhere, readIds, temporaryDatabaseFile } from './store.fixtures';
 import { ValueIndex } from './value-index';
 
 /**
@@ -64,8 +61,7 @@ describe('delete on SQLite, with writes while it looks', () => {
   });
 
   it('notices writes of another connection (another process) too', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'inventory-delete-'));
-    const file = join(dir, 'db.sqlite');
+    const { file, remove } = temporaryDatabaseFile('inventory-delete-');
     const shared = createDatabase(file);
     const onFile = new SqliteRecordStore(shared);
     await insertAll(onFile, FAMILY, docs, ValueIndex.of([]));
@@ -79,7 +75,7 @@ describe('delete on SQLite, with writes while it looks', () => {
     } finally {
       other.close();
       shared.close();
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     }
   });
 

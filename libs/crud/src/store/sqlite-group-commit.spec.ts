@@ -1,23 +1,21 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SqliteGroupCommit } from './sqlite-group-commit';
+import { temporaryDatabaseFile } from './store.fixtures';
 
 describe('SqliteGroupCommit', () => {
-  let directory: string;
+  let temporary: ReturnType<typeof temporaryDatabaseFile>;
   let db: Database.Database;
 
   beforeEach(() => {
-    directory = mkdtempSync(join(tmpdir(), 'group-commit-'));
-    db = new Database(join(directory, 'db.sqlite'));
+    temporary = temporaryDatabaseFile('group-commit-');
+    db = new Database(temporary.file);
     db.pragma('journal_mode = WAL');
     db.exec('CREATE TABLE item (id TEXT PRIMARY KEY, n INTEGER NOT NULL CHECK (n >= 0))');
   });
 
   afterEach(() => {
     db.close();
-    rmSync(directory, { recursive: true, force: true });
+    temporary.remove();
   });
 
   const insert = (id: string, n: number) => () => db.prepare('INSERT INTO item (id, n) VALUES (?, ?)').run(id, n).changes;
@@ -25,7 +23,7 @@ describe('SqliteGroupCommit', () => {
 
   it('runs writes of the same turn in one transaction, in arrival order', async () => {
     const group = new SqliteGroupCommit(db);
-    const reader = new Database(join(directory, 'db.sqlite'), { readonly: true });
+    const reader = new Database(temporary.file, { readonly: true });
     const committed = () => reader.prepare('SELECT count(*) FROM item').pluck().get();
     const seen: string[] = [];
     const results = await Promise.all(
@@ -95,7 +93,7 @@ describe('SqliteGroupCommit', () => {
   it('answers nobody before the commit: the data is on disk for a second connection', async () => {
     const group = new SqliteGroupCommit(db);
     await Promise.all([group.run(insert('a', 1)), group.run(insert('b', 2))]);
-    const other = new Database(join(directory, 'db.sqlite'), { readonly: true });
+    const other = new Database(temporary.file, { readonly: true });
     expect(other.prepare('SELECT count(*) FROM item').pluck().get()).toBe(2);
     other.close();
   });

@@ -1,26 +1,24 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SqliteSharedReads } from './sqlite-shared-reads';
+import { temporaryDatabaseFile } from './store.fixtures';
 
 describe('SqliteSharedReads', () => {
-  let directory: string;
+  let temporary: ReturnType<typeof temporaryDatabaseFile>;
   let db: Database.Database;
   let writer: Database.Database;
 
   beforeEach(() => {
-    directory = mkdtempSync(join(tmpdir(), 'shared-reads-'));
-    db = new Database(join(directory, 'db.sqlite'));
+    temporary = temporaryDatabaseFile('shared-reads-');
+    db = new Database(temporary.file);
     db.pragma('journal_mode = WAL');
     db.exec('CREATE TABLE item (id TEXT PRIMARY KEY)');
-    writer = new Database(join(directory, 'db.sqlite'));
+    writer = new Database(temporary.file);
   });
 
   afterEach(() => {
     writer.close();
     db.close();
-    rmSync(directory, { recursive: true, force: true });
+    temporary.remove();
   });
 
   const count = () => db.prepare('SELECT count(*) FROM item').pluck().get() as number;
@@ -66,6 +64,13 @@ describe('SqliteSharedReads', () => {
     expect(good).toEqual({ status: 'fulfilled', value: 1 });
     expect(bad).toMatchObject({ status: 'rejected', reason: { code: 'SQLITE_ERROR' } });
     expect(after).toEqual({ status: 'fulfilled', value: 1 });
+  });
+
+  it('a group whose transaction cannot begin fails every read of it, rather than leaving them waiting', async () => {
+    const reads = new SqliteSharedReads(db);
+    const asked = [reads.run(count), reads.run(count)];
+    db.close();
+    for (const read of asked) await expect(read).rejects.toThrow(/not open/);
   });
 
   it('joins a transaction the connection holds open, rather than failing to begin one', async () => {

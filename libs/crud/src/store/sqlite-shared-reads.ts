@@ -2,7 +2,7 @@ import type { Database, Transaction } from 'better-sqlite3';
 
 interface Job {
   run(): void;
-  fail(error: unknown): void;
+  reject(error: unknown): void;
 }
 
 /**
@@ -27,22 +27,16 @@ export class SqliteSharedReads {
   }
 
   run<T>(read: () => T): Promise<T> {
-    return new Promise<T>((resolve, rejectWith) => {
-      // A statement's error, as better-sqlite3 threw it.
-      const reject: (error: unknown) => void = rejectWith;
-      let settled = false;
+    return new Promise<T>((resolve, reject) => {
       const job: Job = {
         run: () => {
-          settled = true;
           try {
             resolve(read());
           } catch (error) {
-            reject(error);
+            job.reject(error);
           }
         },
-        fail: (error) => {
-          if (!settled) reject(error);
-        },
+        reject,
       };
       if (this.waiting.push(job) === 1) setImmediate(() => this.flush());
     });
@@ -59,8 +53,9 @@ export class SqliteSharedReads {
     try {
       this.together.deferred(jobs);
     } catch (error) {
-      // Only BEGIN or COMMIT can get here; the statements that ran have their answers already.
-      for (const job of jobs) job.fail(error);
+      // Only BEGIN or COMMIT can get here. A statement that ran has settled its promise already,
+      // and rejecting a settled promise does nothing: only those that never ran fail.
+      for (const job of jobs) job.reject(error);
     }
   }
 }

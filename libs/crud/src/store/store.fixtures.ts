@@ -1,4 +1,7 @@
 import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseRecordQuery } from '../core/query/query-parser';
 import { QueryEvaluator } from '../core/query/query-evaluator';
 import { Condition, JsonObject, JsonValue } from '../core/query/query.types';
@@ -237,6 +240,16 @@ export function parseWhere(where: Clause): Condition {
   const query = parseRecordQuery({ where }, { allowSelect: true });
   if (!query.where) throw new Error('no where');
   return query.where;
+}
+
+/**
+ * A database file in a directory of its own, for specs that open it from more than one
+ * connection or need its WAL: `remove` deletes the directory, WAL and all (close every
+ * connection first).
+ */
+export function temporaryDatabaseFile(prefix: string): { file: string; remove: () => void } {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  return { file: join(directory, 'db.sqlite'), remove: () => rmSync(directory, { recursive: true, force: true }) };
 }
 
 /** The service's SQLite schema (see its migrations), in memory or in a file. */

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareSqliteConnection } from '../apps/inventory/src/database/data-source-options';
 import { createDatabase } from '../libs/crud/src/store/store.fixtures';
@@ -10,7 +10,9 @@ import { createDatabase } from '../libs/crud/src/store/store.fixtures';
  * `close` that removes it with its WAL.
  */
 export function openBenchSqlite(tag: string): { db: Database; close: () => void } {
-  const file = join(__dirname, 'tmp', `${tag}-${process.pid}.sqlite`);
+  const directory = join(__dirname, 'tmp');
+  mkdirSync(directory, { recursive: true });
+  const file = join(directory, `${tag}-${process.pid}.sqlite`);
   const db = createDatabase(file);
   db.pragma('journal_mode = WAL');
   prepareSqliteConnection(db);

@@ -22,6 +22,22 @@ import {
   WriteIndexes,
 } from './value-index';
 import { SqlFragment } from './where-compiler';
+import { MultiRowInsert, rowCounts } from './sqlite-multi-row';
+
+const INSERT_RECORDS = new MultiRowInsert(
+  'INSERT INTO inventory_record (family, id, doc)',
+  3,
+  ' ON CONFLICT (family, id) DO NOTHING RETURNING seq, id',
+);
+const INSERT_VALUES = new MultiRowInsert('INSERT INTO inventory_value (seq, family, path, kind, text, num)', 6);
+
+function requiresAny(record: NewRecord): boolean {
+  return record.requires !== undefined && record.requires.length > 0;
+}
+
+function parsedDocs(rows: readonly { seq: number; doc: string }[]): { seq: number; doc: JsonObject }[] {
+  return rows.map((row) => ({ seq: row.seq, doc: JSON.parse(row.doc) as JsonObject }));
+}
 
 /**
  * SQLite through better-sqlite3, which is synchronous: every write runs start to finish without
@@ -52,20 +68,58 @@ export class SqliteRecordStore extends RecordStore {
   }
 
   async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
-    const insertRecord = this.statement(
-      'INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING',
-    );
     return this.writes.run(() => {
       const index = this.writeIndex(family, valueIndex);
-      return records.map((record): InsertOutcome => {
-        const missing = this.missing(record.requires);
-        if (missing.length > 0) return { missing };
-        const result = insertRecord.run(family, record.id, JSON.stringify(record.doc));
-        if (result.changes === 0) return 'duplicate';
-        this.insertValues(Number(result.lastInsertRowid), family, record.doc, index);
-        return 'inserted';
-      });
+      const outcomes: InsertOutcome[] = [];
+      let from = 0;
+      while (from < records.length) {
+        if (requiresAny(records[from])) {
+          outcomes.push(this.insertReferring(family, records[from], index));
+          from += 1;
+          continue;
+        }
+        let to = from + 1;
+        while (to < records.length && !requiresAny(records[to])) to += 1;
+        for (const count of rowCounts(to - from)) {
+          outcomes.push(...this.insertRun(family, records.slice(from, from + count), index));
+          from += count;
+        }
+      }
+      return outcomes;
     });
+  }
+
+  /**
+   * Records that require none, in one statement. Rows go in in order, so of two with one id the
+   * first is written; a record not returned was not written: its id was stored, or came earlier.
+   */
+  private insertRun(family: string, run: readonly NewRecord[], index: ValueIndex): InsertOutcome[] {
+    const params: unknown[] = [];
+    for (const record of run) params.push(family, record.id, JSON.stringify(record.doc));
+    const written = this.statement(INSERT_RECORDS.sql(run.length)).all(...params) as { seq: number; id: string }[];
+    const seqOfWritten = new Map(written.map((row) => [row.id, row.seq]));
+    const values: { seq: number; doc: JsonObject }[] = [];
+    const outcomes = run.map((record): InsertOutcome => {
+      const seq = seqOfWritten.get(record.id);
+      if (seq === undefined) return 'duplicate';
+      seqOfWritten.delete(record.id);
+      values.push({ seq, doc: record.doc });
+      return 'inserted';
+    });
+    this.insertValues(values, family, index);
+    return outcomes;
+  }
+
+  /** One record at a time: what it requires may have been written by the records before it. */
+  private insertReferring(family: string, record: NewRecord, index: ValueIndex): InsertOutcome {
+    const missing = this.missing(record.requires);
+    if (missing.length > 0) return { missing };
+    const result = this.statement(
+      'INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING',
+    ).run(family, record.id, JSON.stringify(record.doc));
+    if (result.changes === 0) return 'duplicate';
+    this.insertValues([{ seq: Number(result.lastInsertRowid), doc: record.doc }], family, index);
+    return 'inserted';
   }
 
   async update(
@@ -88,7 +142,7 @@ export class SqliteRecordStore extends RecordStore {
         write.run(JSON.stringify(next.doc), row.seq);
         this.recordChanges += 1;
         clearValues.run(row.seq);
-        this.insertValues(row.seq, family, next.doc, writeIndex);
+        this.insertValues([{ seq: row.seq, doc: next.doc }], family, writeIndex);
         return undefined;
       });
     });
@@ -173,7 +227,7 @@ export class SqliteRecordStore extends RecordStore {
           let afterSeq = 0;
           for (;;) {
             const rows = page.all(family, afterSeq, READ_PAGE_SIZE) as { seq: number; doc: string }[];
-            for (const row of rows) this.insertValues(row.seq, family, JSON.parse(row.doc) as JsonObject, valueIndex);
+            this.insertValues(parsedDocs(rows), family, valueIndex);
             if (rows.length < READ_PAGE_SIZE) break;
             afterSeq = rows[rows.length - 1].seq;
           }
@@ -222,10 +276,8 @@ export class SqliteRecordStore extends RecordStore {
       let last: number | undefined;
       for (;;) {
         const rows = page.all(family, last ?? afterSeq, untilSeq, limit) as { seq: number; doc: string }[];
-        for (const row of rows) {
-          clear.run(row.seq, path, path.length + 1, `${path}.`);
-          this.insertValues(row.seq, family, JSON.parse(row.doc) as JsonObject, index);
-        }
+        for (const row of rows) clear.run(row.seq, path, path.length + 1, `${path}.`);
+        this.insertValues(parsedDocs(rows), family, index);
         if (rows.length > 0) last = rows[rows.length - 1].seq;
         if (rows.length < limit || performance.now() >= deadline) return last;
       }
@@ -273,9 +325,17 @@ export class SqliteRecordStore extends RecordStore {
     this.statement('SELECT 1').get();
   }
 
-  private insertValues(seq: number, family: string, doc: JsonObject, valueIndex: ValueIndex): void {
-    const insertValue = this.statement('INSERT INTO inventory_value (seq, family, path, kind, text, num) VALUES (?, ?, ?, ?, ?, ?)');
-    for (const value of indexedValues(doc, valueIndex)) insertValue.run(seq, family, value.path, value.kind, value.text, value.num);
+  private insertValues(records: readonly { seq: number; doc: JsonObject }[], family: string, valueIndex: ValueIndex): void {
+    const params: unknown[] = [];
+    for (const { seq, doc } of records) {
+      for (const value of indexedValues(doc, valueIndex)) params.push(seq, family, value.path, value.kind, value.text, value.num);
+    }
+    const columns = INSERT_VALUES.columns;
+    let offset = 0;
+    for (const count of rowCounts(params.length / columns)) {
+      this.statement(INSERT_VALUES.sql(count)).run(...params.slice(offset, offset + count * columns));
+      offset += count * columns;
+    }
   }
 
   private all(fragment: SqlFragment): StoredRow[] {

@@ -3,26 +3,65 @@
  * store's JavaScript: the floor under W4 on SQLite. Events (bench/records.ts) go in batches of
  * 1,000 into a fresh WAL file opened as the service opens it, each as its record row and one
  * value row per indexed path (`source`, `timestamp` and `flow`, as in W4 after W3U), through
- * prepared statements. Prints µs per event for the record rows, the value rows and the commit
+ * the multi-row statements the store uses (64 rows a statement; `--one-row` for one `run` per
+ * row, as before fe3aa9a). Prints µs per event for the record rows, the value rows and the commit
  * (the WAL writes; checkpoints are left to the end, as the service's worker takes them), over
  * the events after the first `warm`.
  *
- *   npx ts-node --transpile-only -r tsconfig-paths/register bench/sqlite-floor.ts [events=300000] [warm=100000]
+ *   npx ts-node --transpile-only -r tsconfig-paths/register bench/sqlite-floor.ts [events=300000] [warm=100000] [--one-row]
  */
+import type { Statement } from 'better-sqlite3';
+import { MultiRowInsert, rowCounts } from '../libs/crud/src/store/sqlite-multi-row';
 import { recordJson } from './records';
 import { openBenchSqlite } from './sqlite-file';
 
 const PATHS = ['source', 'timestamp', 'flow'] as const;
 const BATCH = 1000;
+const VALUE_ROWS = new MultiRowInsert('INSERT INTO inventory_value (seq, family, path, kind, text, num)', 6);
+const RECORD_ROWS = new MultiRowInsert(
+  'INSERT INTO inventory_record (family, id, doc)',
+  3,
+  ' ON CONFLICT (family, id) DO NOTHING RETURNING seq, id',
+);
 
 function main(): void {
-  const events = Number(process.argv[2] ?? 300_000);
-  const warm = Number(process.argv[3] ?? 100_000);
+  const args = process.argv.slice(2).filter((arg) => arg !== '--one-row');
+  const oneRow = process.argv.includes('--one-row');
+  const events = Number(args[0] ?? 300_000);
+  const warm = Number(args[1] ?? 100_000);
   const { db, close } = openBenchSqlite('sqlite-floor');
   // Checkpoints are taken below, outside the measured parts.
   db.pragma('wal_autocheckpoint = 0');
   const insertRecord = db.prepare('INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING');
   const insertValue = db.prepare('INSERT INTO inventory_value (seq, family, path, kind, text, num) VALUES (?, ?, ?, ?, ?, ?)');
+  // Prepared once per row count, as the store's statement cache keeps them.
+  const prepared = new Map<string, Statement>();
+  const prepare = (sql: string) => prepared.get(sql) ?? prepared.set(sql, db.prepare(sql)).get(sql)!;
+  const insertRecordRuns = (docs: Record<string, string>[], texts: string[]): number[] => {
+    const seqs: number[] = [];
+    let at = 0;
+    for (const count of rowCounts(docs.length)) {
+      const run = docs.slice(at, at + count);
+      const params: unknown[] = [];
+      run.forEach((doc, k) => params.push('event', doc.id, texts[at + k]));
+      const written = prepare(RECORD_ROWS.sql(count)).all(...params) as { seq: number; id: string }[];
+      const seqOf = new Map(written.map((row) => [row.id, row.seq]));
+      for (const doc of run) seqs.push(seqOf.get(doc.id) as number);
+      at += count;
+    }
+    return seqs;
+  };
+  const insertValueRuns = (docs: Record<string, string>[], seqs: number[]): void => {
+    const params: unknown[] = [];
+    docs.forEach((doc, k) => {
+      for (const path of PATHS) params.push(seqs[k], 'event', path, 's', doc[path], null);
+    });
+    let at = 0;
+    for (const count of rowCounts(params.length / VALUE_ROWS.columns)) {
+      prepare(VALUE_ROWS.sql(count)).run(...params.slice(at, at + count * VALUE_ROWS.columns));
+      at += count * VALUE_ROWS.columns;
+    }
+  };
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const spent = { stringify: 0n, records: 0n, values: 0n, commit: 0n };
@@ -33,11 +72,17 @@ function main(): void {
     const texts = docs.map((doc) => JSON.stringify(doc));
     const t1 = process.hrtime.bigint();
     begin.run();
-    const seqs = docs.map((doc, k) => Number(insertRecord.run('event', doc.id, texts[k]).lastInsertRowid));
+    const seqs = oneRow
+      ? docs.map((doc, k) => Number(insertRecord.run('event', doc.id, texts[k]).lastInsertRowid))
+      : insertRecordRuns(docs, texts);
     const t2 = process.hrtime.bigint();
-    docs.forEach((doc, k) => {
-      for (const path of PATHS) insertValue.run(seqs[k], 'event', path, 's', doc[path], null);
-    });
+    if (oneRow) {
+      docs.forEach((doc, k) => {
+        for (const path of PATHS) insertValue.run(seqs[k], 'event', path, 's', doc[path], null);
+      });
+    } else {
+      insertValueRuns(docs, seqs);
+    }
     const t3 = process.hrtime.bigint();
     commit.run();
     const t4 = process.hrtime.bigint();

@@ -74,14 +74,16 @@ export class SqliteRecordStore extends RecordStore {
       let from = 0;
       while (from < records.length) {
         if (requiresAny(records[from])) {
-          outcomes.push(this.insertReferring(family, records[from], index));
+          outcomes.push(this.insertOne(family, records[from], index));
           from += 1;
           continue;
         }
         let to = from + 1;
         while (to < records.length && !requiresAny(records[to])) to += 1;
         for (const count of rowCounts(to - from)) {
-          outcomes.push(...this.insertRun(family, records.slice(from, from + count), index));
+          // A lone record (W2's creates) needs no RETURNING: its plain statement says whether it went in.
+          if (count === 1) outcomes.push(this.insertOne(family, records[from], index));
+          else outcomes.push(...this.insertRun(family, records.slice(from, from + count), index));
           from += count;
         }
       }
@@ -110,8 +112,8 @@ export class SqliteRecordStore extends RecordStore {
     return outcomes;
   }
 
-  /** One record at a time: what it requires may have been written by the records before it. */
-  private insertReferring(family: string, record: NewRecord, index: ValueIndex): InsertOutcome {
+  /** One record, after the records before it: what it requires may be among them. */
+  private insertOne(family: string, record: NewRecord, index: ValueIndex): InsertOutcome {
     const missing = this.missing(record.requires);
     if (missing.length > 0) return { missing };
     const result = this.statement(

@@ -4,25 +4,19 @@
  * 1,000 into a fresh WAL file opened as the service opens it, each as its record row and one
  * value row per indexed path (`source`, `timestamp` and `flow`, as in W4 after W3U), through
  * the multi-row statements the store uses (64 rows a statement; `--one-row` for one `run` per
- * row, as before fe3aa9a). Prints µs per event for the record rows, the value rows and the commit
+ * row, as before b500376). Prints µs per event for the record rows, the value rows and the commit
  * (the WAL writes; checkpoints are left to the end, as the service's worker takes them), over
  * the events after the first `warm`.
  *
  *   npx ts-node --transpile-only -r tsconfig-paths/register bench/sqlite-floor.ts [events=300000] [warm=100000] [--one-row]
  */
 import type { Statement } from 'better-sqlite3';
-import { MultiRowInsert, rowCounts } from '../libs/crud/src/store/sqlite-multi-row';
+import { INSERT_RECORDS, INSERT_VALUES, insertRows, rowCounts } from '../libs/crud/src/store/sqlite-multi-row';
 import { recordJson } from './records';
 import { openBenchSqlite } from './sqlite-file';
 
 const PATHS = ['source', 'timestamp', 'flow'] as const;
 const BATCH = 1000;
-const VALUE_ROWS = new MultiRowInsert('INSERT INTO inventory_value (seq, family, path, kind, text, num)', 6);
-const RECORD_ROWS = new MultiRowInsert(
-  'INSERT INTO inventory_record (family, id, doc)',
-  3,
-  ' ON CONFLICT (family, id) DO NOTHING RETURNING seq, id',
-);
 
 function main(): void {
   const args = process.argv.slice(2).filter((arg) => arg !== '--one-row');
@@ -44,7 +38,7 @@ function main(): void {
       const run = docs.slice(at, at + count);
       const params: unknown[] = [];
       run.forEach((doc, k) => params.push('event', doc.id, texts[at + k]));
-      const written = prepare(RECORD_ROWS.sql(count)).all(...params) as { seq: number; id: string }[];
+      const written = prepare(INSERT_RECORDS.sql(count)).all(...params) as { seq: number; id: string }[];
       const seqOf = new Map(written.map((row) => [row.id, row.seq]));
       for (const doc of run) seqs.push(seqOf.get(doc.id) as number);
       at += count;
@@ -56,11 +50,7 @@ function main(): void {
     docs.forEach((doc, k) => {
       for (const path of PATHS) params.push(seqs[k], 'event', path, 's', doc[path], null);
     });
-    let at = 0;
-    for (const count of rowCounts(params.length / VALUE_ROWS.columns)) {
-      prepare(VALUE_ROWS.sql(count)).run(...params.slice(at, at + count * VALUE_ROWS.columns));
-      at += count * VALUE_ROWS.columns;
-    }
+    insertRows(INSERT_VALUES, params, prepare);
   };
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');

@@ -1,8 +1,11 @@
+import type { Statement } from 'better-sqlite3';
+
 /**
- * Multi-row `INSERT` texts for SQLite. A `run` per row paid, per row, a trip through
+ * Multi-row `INSERT`s for the SQLite store. A `run` per row paid, per row, a trip through
  * better-sqlite3's binding and a statement reset; one statement for up to 64 rows took SQLite's
- * part of ingesting an event from 9.5 to 8.5 µs (README "Performance"). A run of rows is split
- * into power-of-two counts, so a statement shape has at most seven texts to prepare and cache.
+ * part of ingesting an event from 10.7–10.8 to 9.5–9.9 µs (`bench/sqlite-floor.ts`, README
+ * "Performance"). A run of rows is split into power-of-two counts, so a statement shape has at
+ * most seven texts to prepare and cache.
  */
 export const MOST_ROWS_PER_STATEMENT = 64;
 
@@ -41,5 +44,26 @@ export class MultiRowInsert {
       this.texts[rows] = text;
     }
     return text;
+  }
+}
+
+/** Records that require none; one not returned was not written (its id was stored, or came earlier). */
+export const INSERT_RECORDS = new MultiRowInsert(
+  'INSERT INTO inventory_record (family, id, doc)',
+  3,
+  ' ON CONFLICT (family, id) DO NOTHING RETURNING seq, id',
+);
+
+export const INSERT_VALUES = new MultiRowInsert('INSERT INTO inventory_value (seq, family, path, kind, text, num)', 6);
+
+/**
+ * Runs `params`, rows of `insert.columns` values laid end to end, through `insert`'s statements
+ * in power-of-two runs; `statement` prepares (or finds) the statement of a text.
+ */
+export function insertRows(insert: MultiRowInsert, params: readonly unknown[], statement: (sql: string) => Statement): void {
+  let offset = 0;
+  for (const count of rowCounts(params.length / insert.columns)) {
+    statement(insert.sql(count)).run(...params.slice(offset, offset + count * insert.columns));
+    offset += count * insert.columns;
   }
 }

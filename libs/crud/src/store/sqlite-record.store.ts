@@ -22,14 +22,7 @@ import {
   WriteIndexes,
 } from './value-index';
 import { SqlFragment } from './where-compiler';
-import { MultiRowInsert, rowCounts } from './sqlite-multi-row';
-
-const INSERT_RECORDS = new MultiRowInsert(
-  'INSERT INTO inventory_record (family, id, doc)',
-  3,
-  ' ON CONFLICT (family, id) DO NOTHING RETURNING seq, id',
-);
-const INSERT_VALUES = new MultiRowInsert('INSERT INTO inventory_value (seq, family, path, kind, text, num)', 6);
+import { INSERT_RECORDS, INSERT_VALUES, insertRows, rowCounts } from './sqlite-multi-row';
 
 function requiresAny(record: NewRecord): boolean {
   return record.requires !== undefined && record.requires.length > 0;
@@ -91,10 +84,7 @@ export class SqliteRecordStore extends RecordStore {
     });
   }
 
-  /**
-   * Records that require none, in one statement. Rows go in in order, so of two with one id the
-   * first is written; a record not returned was not written: its id was stored, or came earlier.
-   */
+  /** Records that require none, in one statement. Rows go in in order, so of two with one id the first is written. */
   private insertRun(family: string, run: readonly NewRecord[], index: ValueIndex): InsertOutcome[] {
     const params: unknown[] = [];
     for (const record of run) params.push(family, record.id, JSON.stringify(record.doc));
@@ -332,12 +322,7 @@ export class SqliteRecordStore extends RecordStore {
     for (const { seq, doc } of records) {
       for (const value of indexedValues(doc, valueIndex)) params.push(seq, family, value.path, value.kind, value.text, value.num);
     }
-    const columns = INSERT_VALUES.columns;
-    let offset = 0;
-    for (const count of rowCounts(params.length / columns)) {
-      this.statement(INSERT_VALUES.sql(count)).run(...params.slice(offset, offset + count * columns));
-      offset += count * columns;
-    }
+    insertRows(INSERT_VALUES, params, (sql) => this.statement(sql));
   }
 
   private all(fragment: SqlFragment): StoredRow[] {

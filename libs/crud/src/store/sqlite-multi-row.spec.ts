@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { JsonObject } from '../core/query/query.types';
 import { NewRecord } from './record-store';
-import { MOST_ROWS_PER_STATEMENT, MultiRowInsert, rowCounts } from './sqlite-multi-row';
+import { INSERT_RECORDS, INSERT_VALUES, MOST_ROWS_PER_STATEMENT, MultiRowInsert, rowCounts } from './sqlite-multi-row';
 import { SqliteRecordStore } from './sqlite-record.store';
 import { createDatabase, eq, parseWhere, readAll, readIds } from './store.fixtures';
 import { ValueIndex } from './value-index';
@@ -27,6 +27,45 @@ describe('MultiRowInsert', () => {
     expect(insert.sql(3)).toBe('INSERT INTO t (a, b) VALUES (?, ?), (?, ?), (?, ?) RETURNING a');
     expect(insert.sql(3)).toBe(insert.sql(3));
     expect(insert.sql(1)).toBe('INSERT INTO t (a, b) VALUES (?, ?) RETURNING a');
+  });
+});
+
+/**
+ * A statement that may abort halfway keeps a statement journal: inside a transaction SQLite copies
+ * every page it touches there first. The store's statements FAIL instead, which leaves the rows
+ * already written to the transaction around them — and that transaction is always rolled back
+ * when a write fails (SqliteGroupCommit) — so they need none. Keeping earlier rows is what tells.
+ */
+describe('multi-row statements without a statement journal', () => {
+  let db: Database.Database;
+  beforeEach(() => (db = createDatabase()));
+  afterEach(() => db.close());
+
+  const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+
+  function keptAfterFailure(sql: string, params: unknown[]): { kept: unknown; afterRollback: unknown; table: string } {
+    const table = /INTO (\w+)/.exec(sql)![1];
+    db.exec('BEGIN');
+    expect(() => db.prepare(sql).run(...params)).toThrow(/NOT NULL constraint failed/);
+    const kept = count(table);
+    db.exec('ROLLBACK');
+    return { kept, afterRollback: count(table), table };
+  }
+
+  it('a value row that fails leaves the rows before it to the transaction, which rolls them back', () => {
+    const params = [1, 'event', 'source', 's', 'a', null, 1, 'event', null, 's', 'b', null];
+    expect(keptAfterFailure(INSERT_VALUES.sql(2), params)).toEqual({ kept: 1, afterRollback: 0, table: 'inventory_value' });
+  });
+
+  it('a record that fails leaves the records before it to the transaction, which rolls them back', () => {
+    const params = ['event', 'a', '{}', 'event', 'b', null];
+    expect(keptAfterFailure(INSERT_RECORDS.sql(2), params)).toEqual({ kept: 1, afterRollback: 0, table: 'inventory_record' });
+  });
+
+  it('(the same rows in a statement that aborts are backed out by the statement itself, from its journal)', () => {
+    const abortingInsert = new MultiRowInsert('INSERT INTO inventory_value (seq, family, path, kind, text, num)', 6);
+    const params = [1, 'event', 'source', 's', 'a', null, 1, 'event', null, 's', 'b', null];
+    expect(keptAfterFailure(abortingInsert.sql(2), params)).toEqual({ kept: 0, afterRollback: 0, table: 'inventory_value' });
   });
 });
 

@@ -47,14 +47,24 @@ export class MultiRowInsert {
   }
 }
 
+/*
+ * `OR FAIL`, not the default ABORT: a statement that writes several rows and may abort halfway
+ * keeps a statement journal inside a transaction, a copy of every page it touches before it
+ * touches it (`perf` of W4: 19 % of the service's samples under `subjournalPageIfRequired`,
+ * most of them `pwrite`s to a temporary file). A FAIL leaves the rows before it in place; every
+ * caller runs these inside a transaction that a failed write rolls back (SqliteGroupCommit, a
+ * savepoint there, or `db.transaction`), so nothing half-written is ever committed. SQLite alone:
+ * 12.5 → 9.5 µs per event (`bench/sqlite-floor.ts`, three value rows 7.35 → 4.87).
+ */
+
 /** Records that require none; one not returned was not written (its id was stored, or came earlier). */
 export const INSERT_RECORDS = new MultiRowInsert(
-  'INSERT INTO inventory_record (family, id, doc)',
+  'INSERT OR FAIL INTO inventory_record (family, id, doc)',
   3,
   ' ON CONFLICT (family, id) DO NOTHING RETURNING seq, id',
 );
 
-export const INSERT_VALUES = new MultiRowInsert('INSERT INTO inventory_value (seq, family, path, kind, text, num)', 6);
+export const INSERT_VALUES = new MultiRowInsert('INSERT OR FAIL INTO inventory_value (seq, family, path, kind, text, num)', 6);
 
 /**
  * Runs `params`, rows of `insert.columns` values laid end to end, through `insert`'s statements

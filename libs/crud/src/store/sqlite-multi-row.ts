@@ -2,10 +2,10 @@ import type { Statement } from 'better-sqlite3';
 
 /**
  * Multi-row `INSERT`s for the SQLite store. A `run` per row paid, per row, a trip through
- * better-sqlite3's binding and a statement reset; one statement for up to 64 rows took SQLite's
- * part of ingesting an event from 10.7–10.8 to 9.5–9.9 µs (`bench/sqlite-floor.ts`, README
- * "Performance"). A run of rows is split into power-of-two counts, so a statement shape has at
- * most seven texts to prepare and cache.
+ * better-sqlite3's binding and a statement reset; one statement for up to 64 rows, kept free of
+ * a statement journal (below), took SQLite's part of ingesting an event from 12.4 to 9.5 µs
+ * (`bench/sqlite-floor.ts` and its `--one-row`, README "Performance"). A run of rows is split
+ * into power-of-two counts, so a statement shape has at most seven texts to prepare and cache.
  */
 export const MOST_ROWS_PER_STATEMENT = 64;
 
@@ -53,8 +53,9 @@ export class MultiRowInsert {
  * touches it (`perf` of W4: 19 % of the service's samples under `subjournalPageIfRequired`,
  * most of them `pwrite`s to a temporary file). A FAIL leaves the rows before it in place; every
  * caller runs these inside a transaction that a failed write rolls back (SqliteGroupCommit, a
- * savepoint there, or `db.transaction`), so nothing half-written is ever committed. SQLite alone:
- * 12.5 → 9.5 µs per event (`bench/sqlite-floor.ts`, three value rows 7.35 → 4.87).
+ * savepoint there, or `db.transaction`), so nothing half-written is ever committed. SQLite alone,
+ * against the same statements without `OR FAIL`: 12.5 → 9.5 µs per event (three value rows
+ * 7.35 → 4.87).
  */
 
 /** Records that require none; one not returned was not written (its id was stored, or came earlier). */

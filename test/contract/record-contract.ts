@@ -165,10 +165,14 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
         expect(Object.keys(batch.body[0].message)).toEqual(['id']);
       });
 
-      it('refuses $-keys in a new record', async () => {
-        const response = await create({ ...fixture.valid(), extra: { $patch: 'delete' } });
+      it('refuses $-keys in a new record, at any depth, each named by its path', async () => {
+        const response = await create({ ...fixture.valid(), extra: { $patch: 'delete', list: [{ deep: { $x: 1 } }, { $y: 2 }] } });
         expect(response.status).toBe(406);
-        expect(response.body[0].message).toEqual({ 'extra.$patch': 'keys starting with $ are reserved' });
+        expect(response.body[0].message).toEqual({
+          'extra.$patch': 'keys starting with $ are reserved',
+          'extra.list.0.deep.$x': 'keys starting with $ are reserved',
+          'extra.list.1.$y': 'keys starting with $ are reserved',
+        });
       });
 
       it('refuses an item that is not an object', async () => {

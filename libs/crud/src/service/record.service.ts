@@ -184,7 +184,7 @@ export class RecordService {
     const problems: ValidationProblems = {};
     const id = this.resolveId(pathId, item, problems) ?? generateRecordId();
     const sent = item.id === undefined ? { id, ...item } : item;
-    reservedKeyProblems(sent, '', problems);
+    reservedKeyProblems(sent, [], problems);
     if (this.rules.isEmpty) {
       Object.assign(problems, validateRecord(this.family.schema, sent));
       if (Object.keys(problems).length > 0) return { problems };
@@ -307,14 +307,27 @@ function invalid(problems: ValidationProblems): WriteOutcome {
   return new WriteOutcome(406, problems);
 }
 
-/** `$` keys are reserved for merge directives, which mean nothing in a new record. */
-function reservedKeyProblems(value: unknown, prefix: string, problems: ValidationProblems): void {
+/**
+ * `$` keys are reserved for merge directives, which mean nothing in a new record. The path is
+ * joined only for a key refused: building a prefix string for every key and index walked cost
+ * 1.1 % of batch ingest's profile (W4).
+ */
+function reservedKeyProblems(value: unknown, path: (string | number)[], problems: ValidationProblems): void {
   if (Array.isArray(value)) {
-    value.forEach((item, index) => reservedKeyProblems(item, `${prefix}${index}.`, problems));
+    for (let index = 0; index < value.length; index++) {
+      path.push(index);
+      reservedKeyProblems(value[index], path, problems);
+      path.pop();
+    }
   } else if (isPlainObject(value)) {
     for (const key of Object.keys(value)) {
-      if (key.startsWith('$')) problems[`${prefix}${key}`] = 'keys starting with $ are reserved';
-      else reservedKeyProblems(value[key], `${prefix}${key}.`, problems);
+      if (key.startsWith('$')) {
+        problems[[...path, key].join('.')] = 'keys starting with $ are reserved';
+      } else {
+        path.push(key);
+        reservedKeyProblems(value[key], path, problems);
+        path.pop();
+      }
     }
   }
 }

@@ -181,7 +181,7 @@ function startScriptNodeFlags(): string[] {
 
 export async function startRawServer(token: string, logName: string): Promise<Server> {
   const port = await freePort();
-  // W2/W4 add millions of records to the raw Map (it keeps them all, parsed): room beyond the default ~4 GB heap.
+  // W2/W4 add millions of records to the raw Map (it keeps them all, as text): room beyond the default ~4 GB heap.
   const [command, args] = pinned(SERVER_CORE, [
     process.execPath,
     '--max-old-space-size=12288',

@@ -8,7 +8,7 @@ import { WriteOutcome } from '../core/outcome/write-outcome';
 import { parseRecordQuery } from '../core/query/query-parser';
 import { validateRecord } from '../core/validation/record-validator';
 import { RecordProblems } from '../core/validation/record-problems';
-import { ValidationProblems } from '../core/validation/validation-messages';
+import { RESERVED_KEY_PROBLEM, ValidationProblems } from '../core/validation/validation-messages';
 import { InsertOutcome, MissingReference, NewRecord, RecordReference, RecordStore, UpdateWrite } from '../store/record-store';
 import { RecordRules } from '../core/fields/record-rules';
 import { FamilyRegistry } from './family-registry';
@@ -322,7 +322,7 @@ function reservedKeyProblems(value: unknown, path: (string | number)[], problems
   } else if (isPlainObject(value)) {
     for (const key of Object.keys(value)) {
       if (key.startsWith('$')) {
-        problems[[...path, key].join('.')] = 'keys starting with $ are reserved';
+        problems[[...path, key].join('.')] = RESERVED_KEY_PROBLEM;
       } else {
         path.push(key);
         reservedKeyProblems(value[key], path, problems);

@@ -1,6 +1,7 @@
 import { isPlainObject } from '../query/field-path';
 import { JsonObject, JsonValue } from '../query/query.types';
 import { RecordProblems } from '../validation/record-problems';
+import { RESERVED_KEY_PROBLEM } from '../validation/validation-messages';
 
 /** The strategic-merge marker: `{"id": "x", "$patch": "delete"}` removes item x from its list. */
 export const PATCH_KEY = '$patch';
@@ -34,7 +35,7 @@ function replacedWhole(replaced: ReadonlySet<string>, where: string): boolean {
 function mergeObjects(stored: JsonObject, patch: JsonObject, where: string, replaced: ReadonlySet<string>): JsonObject {
   const merged: JsonObject = { ...stored };
   for (const key of Object.keys(patch)) {
-    if (key.startsWith('$')) throw RecordProblems.at(`${where}${key}`, 'keys starting with $ are reserved');
+    if (key.startsWith('$')) throw RecordProblems.at(`${where}${key}`, RESERVED_KEY_PROBLEM);
     const value = patch[key];
     if (value === null) {
       delete merged[key];
@@ -88,7 +89,7 @@ function withoutNulls(value: JsonValue, where: string): JsonValue {
   if (!isPlainObject(value)) return value;
   const copy: JsonObject = {};
   for (const key of Object.keys(value)) {
-    if (key.startsWith('$')) throw RecordProblems.at(`${where}${key}`, 'keys starting with $ are reserved');
+    if (key.startsWith('$')) throw RecordProblems.at(`${where}${key}`, RESERVED_KEY_PROBLEM);
     if (value[key] !== null) setOwn(copy, key, withoutNulls(value[key], `${where}${key}.`));
   }
   return copy;

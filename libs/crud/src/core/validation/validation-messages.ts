@@ -20,6 +20,9 @@ const CONTRACT_TEXTS: Record<string, (message: string) => string> = {
 
 export const UNIQUE_IDS_CONSTRAINT = 'uniqueIds';
 
+/** The refusal of a `$` key where a record or a patch may not hold one (they are kept for merge directives). */
+export const RESERVED_KEY_PROBLEM = 'keys starting with $ are reserved';
+
 /**
  * Flattens class-validator's error tree into the contract's 406 message: dotted path to one
  * short text, e.g. `{"parameters.0.type": "required"}`. `required` wins over other problems of

@@ -38,9 +38,9 @@ function main(): void {
       const run = docs.slice(at, at + count);
       const params: unknown[] = [];
       run.forEach((doc, k) => params.push('event', doc.id, texts[at + k]));
-      const written = prepare(INSERT_RECORDS.sql(count)).all(...params) as { seq: number; id: string }[];
-      const seqOf = new Map(written.map((row) => [row.id, row.seq]));
-      for (const doc of run) seqs.push(seqOf.get(doc.id) as number);
+      // Every id is new, so the rows' seqs are the `count` ending at lastInsertRowid, as the store takes them.
+      const last = Number(prepare(INSERT_RECORDS.sql(count)).run(...params).lastInsertRowid);
+      for (let k = 0; k < count; k++) seqs.push(last - count + 1 + k);
       at += count;
     }
     return seqs;

@@ -120,6 +120,15 @@ describe('inserting a batch in multi-row statements (SQLite)', () => {
       [...list].sort((a, b) => `${a.id}/${a.path}/${a.text}`.localeCompare(`${b.id}/${b.path}/${b.text}`));
     expect(order(rows)).toEqual(order(expected));
     expect(await readIds(store, { family: 'event', valueIndex: INDEX, where: parseWhere(eq('source', 'second')) })).toEqual([]);
+
+    // Sent again, every statement writes nothing: all duplicates, and no value row is added.
+    const again = await store.insert(
+      'event',
+      written.map((doc) => ({ id: doc.id as string, doc: { ...doc, source: 'third' } })),
+      INDEX,
+    );
+    expect(again).toEqual(written.map(() => 'duplicate'));
+    expect(db.prepare('SELECT count(*) FROM inventory_value').pluck().get()).toBe(rows.length);
   });
 
   it('writes a record that requires another only after the records before it, which it may require', async () => {

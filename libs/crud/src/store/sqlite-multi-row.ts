@@ -58,12 +58,20 @@ export class MultiRowInsert {
  * 7.35 → 4.87).
  */
 
-/** Records that require none; one not returned was not written (its id was stored, or came earlier). */
+/**
+ * Records that require none; a record whose id was stored, or came earlier, is skipped. No
+ * RETURNING: rows go in in order under AUTOINCREMENT on the one writing connection, so when
+ * every row went in their seqs are the `changes` seqs ending at `lastInsertRowid`, and only a
+ * run that skipped some asks which (`INSERTED_SINCE`).
+ */
 export const INSERT_RECORDS = new MultiRowInsert(
   'INSERT OR FAIL INTO inventory_record (family, id, doc)',
   3,
-  ' ON CONFLICT (family, id) DO NOTHING RETURNING seq, id',
+  ' ON CONFLICT (family, id) DO NOTHING',
 );
+
+/** The rows a run that skipped some did write: the last `changes` seqs up to `lastInsertRowid`. */
+export const INSERTED_SINCE = 'SELECT seq, id FROM inventory_record WHERE seq <= ? ORDER BY seq DESC LIMIT ?';
 
 export const INSERT_VALUES = new MultiRowInsert('INSERT OR FAIL INTO inventory_value (seq, family, path, kind, text, num)', 6);
 

@@ -22,7 +22,7 @@ import {
   WriteIndexes,
 } from './value-index';
 import { SqlFragment } from './where-compiler';
-import { INSERT_RECORDS, INSERT_VALUES, insertRows, rowCounts } from './sqlite-multi-row';
+import { INSERT_RECORDS, INSERTED_SINCE, INSERT_VALUES, insertRows, rowCounts } from './sqlite-multi-row';
 
 function requiresAny(record: NewRecord): boolean {
   return record.requires !== undefined && record.requires.length > 0;
@@ -88,7 +88,18 @@ export class SqliteRecordStore extends RecordStore {
   private insertRun(family: string, run: readonly NewRecord[], index: ValueIndex): InsertOutcome[] {
     const params: unknown[] = [];
     for (const record of run) params.push(family, record.id, JSON.stringify(record.doc));
-    const written = this.statement(INSERT_RECORDS.sql(run.length)).all(...params) as { seq: number; id: string }[];
+    const { changes, lastInsertRowid } = this.statement(INSERT_RECORDS.sql(run.length)).run(...params);
+    const last = Number(lastInsertRowid);
+    if (changes === run.length) {
+      const first = last - changes + 1;
+      this.insertValues(
+        run.map((record, position) => ({ seq: first + position, doc: record.doc })),
+        family,
+        index,
+      );
+      return run.map(() => 'inserted');
+    }
+    const written = changes === 0 ? [] : (this.statement(INSERTED_SINCE).all(last, changes) as { seq: number; id: string }[]);
     const seqOfWritten = new Map(written.map((row) => [row.id, row.seq]));
     const values: { seq: number; doc: JsonObject }[] = [];
     const outcomes = run.map((record): InsertOutcome => {

@@ -34,6 +34,37 @@ describe.each(databaseKinds())('values at the edges of the databases on %s', (ki
     expect(await ids({ lt: { target: 'text', expr: 'a\u0001' } })).toEqual(['nul', 'plain']);
   });
 
+  // What each way of sending rows must escape: a text[] literal its quotes, backslashes, braces,
+  // commas and a bare NULL; JSON its quotes, backslashes and control characters.
+  it('stores, finds and updates ids and values holding the characters an array literal or JSON escapes', async () => {
+    const awkward = ['quo"te', 'back\\slash', '{brace,comma}', 'NULL', 'tab\there', 'astral 𝄞'];
+    // Ids take no control characters: the tab stays in the value only.
+    const records = awkward.map((text, i) => ({ id: `odd ${text.replace('\t', ' ')}`, text, size: -0.5 * (i + 1), list: [text, null] }));
+    expect((await post(records)).status).toBe(201);
+    for (const record of records) {
+      const stored = await request(t.url)
+        .get(`/event/${encodeURIComponent(record.id)}`)
+        .set('Authorization', bearer());
+      expect(stored.body).toEqual([record]);
+      expect(await ids({ equals: { target: 'text', expr: record.text } })).toEqual([record.id]);
+    }
+    expect(await ids({ lt: { target: 'size', expr: -2.5 } })).toEqual(records.slice(5).map((record) => record.id));
+
+    const update = await request(t.url)
+      .put('/event')
+      .set('Authorization', bearer())
+      .send(records.map((record) => ({ id: record.id, text: `${record.text}"2` })));
+    expect(update.status).toBe(200);
+    for (const record of records) {
+      expect(await ids({ equals: { target: 'text', expr: `${record.text}"2` } })).toEqual([record.id]);
+      expect(await ids({ equals: { target: 'text', expr: record.text } })).toEqual([]);
+    }
+    const stored = await request(t.url)
+      .get(`/event/${encodeURIComponent(records[0].id)}`)
+      .set('Authorization', bearer());
+    expect(stored.body).toEqual([{ ...records[0], text: 'quo"te"2' }]);
+  });
+
   it('indexes and finds long strings that do not compress', async () => {
     const long = randomBytes(6000).toString('base64');
     expect((await post({ id: 'long', text: long })).status).toBe(201);

@@ -421,7 +421,7 @@ export class PostgresRecordStore extends RecordStore {
     if (values.keys.length === 0) return;
     await client.query(
       `INSERT INTO inventory_value (seq, family, path, kind, text, num)
-       SELECT v.id::bigint, $1, v.path, v.kind, v.text, v.num::float8 FROM ${valueRows('$2')}`,
+       SELECT v.id::bigint, $1, v.path, v.kind, v.text, v.num::float8 FROM ${valueRows(2)}`,
       [family, ...valueParams(values)],
     );
   }
@@ -538,7 +538,7 @@ function insertStatement(onConflict: string): string {
    indexed AS (
      INSERT INTO inventory_value (seq, family, path, kind, text, num)
      SELECT inserted.seq, $1, v.path, v.kind, v.text, v.num::float8
-     FROM ${valueRows('$6')}
+     FROM ${valueRows(6)}
      JOIN inserted ON inserted.id = v.id
    )
    SELECT (SELECT ok FROM fresh) AS fresh, ARRAY(SELECT id FROM inserted) AS ids`;
@@ -548,8 +548,8 @@ function insertStatement(onConflict: string): string {
  * Rows travel as JSON arrays, one parameter per column, laid side by side by ROWS FROM. As text[]
  * parameters, pg escaped every element in JavaScript (its arrayString), a quarter of the
  * service's CPU in W4 on PostgreSQL, and its garbage; JSON.stringify does it natively, and
- * PostgreSQL reads a json document in one pass where it parsed an array literal and then each
- * doc again. A `json` element keeps its text as sent, so a doc is stored as JSON.stringify
+ * PostgreSQL parses one json document per column where it parsed an array literal and then
+ * each doc again as json. A `json` element keeps its text as sent, so a doc is stored as JSON.stringify
  * wrote it, as before.
  */
 
@@ -558,10 +558,9 @@ function recordRows(ids: string, docs: string): string {
   return `ROWS FROM (json_array_elements_text(${ids}::json), json_array_elements(${docs}::json)) WITH ORDINALITY AS u(id, doc, position)`;
 }
 
-/** `v(id, path, kind, text, num)`, all text, from the five parameters of `valueParams` starting at `first` (`$6`). */
-function valueRows(first: string): string {
-  const at = Number(first.slice(1));
-  const column = (offset: number) => `json_array_elements_text($${at + offset}::json)`;
+/** `v(id, path, kind, text, num)`, all text, from the five parameters of `valueParams` from `$first` on. */
+function valueRows(first: number): string {
+  const column = (offset: number) => `json_array_elements_text($${first + offset}::json)`;
   return `ROWS FROM (${[0, 1, 2, 3, 4].map(column).join(', ')}) AS v(id, path, kind, text, num)`;
 }
 

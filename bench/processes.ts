@@ -131,7 +131,7 @@ function serviceEnvFromBench(): Record<string, string> {
 }
 
 /**
- * The service exactly as `npm start` runs it (compiled JS, tsconfig-paths), with auth on and no
+ * The service exactly as `npm start` runs it (compiled JS, its Node flags, tsconfig-paths), with auth on and no
  * demo data. With `cpuProfile`, under `node --cpu-prof` (profile written to bench/tmp/prof/ at stop).
  */
 export async function startService(databaseUrl: string, jwtSecret: string, logName: string, cpuProfile = false): Promise<Server> {
@@ -139,6 +139,7 @@ export async function startService(databaseUrl: string, jwtSecret: string, logNa
   const profiling = cpuProfile ? ['--cpu-prof', '--cpu-prof-dir', PROFILES, '-r', join(ROOT, 'bench/cpu-prof-exit.js')] : [];
   const [command, args] = pinned(SERVER_CORE, [
     process.execPath,
+    ...startScriptNodeFlags(),
     ...profiling,
     '-r',
     'tsconfig-paths/register',
@@ -164,6 +165,18 @@ export async function startService(databaseUrl: string, jwtSecret: string, logNa
   const server = watch('service', child, `http://127.0.0.1:${port}`, logName, cpuProfile ? 'SIGUSR2' : 'SIGTERM');
   await waitHealthy(server);
   return server;
+}
+
+/**
+ * The Node flags of `npm start` (package.json, none today), so that the service runs here with
+ * whatever V8 settings it runs with in production (README "Production start").
+ */
+function startScriptNodeFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const [command, ...words] = scripts.start.split(/\s+/);
+  if (command !== 'node')
+    throw new Error(`package.json's start script runs ${command}, not node: the bench cannot start the service as it does`);
+  return words.filter((word) => word.startsWith('--'));
 }
 
 export async function startRawServer(token: string, logName: string): Promise<Server> {

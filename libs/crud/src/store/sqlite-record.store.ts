@@ -74,9 +74,7 @@ export class SqliteRecordStore extends RecordStore {
         let to = from + 1;
         while (to < records.length && !requiresAny(records[to])) to += 1;
         for (const count of rowCounts(to - from)) {
-          // A lone record (W2's creates) needs no RETURNING: its plain statement says whether it went in.
-          if (count === 1) outcomes.push(this.insertOne(family, records[from], index));
-          else outcomes.push(...this.insertRun(family, records.slice(from, from + count), index));
+          outcomes.push(...this.insertRun(family, records.slice(from, from + count), index));
           from += count;
         }
       }

@@ -8,24 +8,65 @@
  * (the WAL writes; checkpoints are left to the end, as the service's worker takes them), over
  * the events after the first `warm`.
  *
- *   npx ts-node --transpile-only -r tsconfig-paths/register bench/sqlite-floor.ts [events=300000] [warm=100000] [--one-row]
+ * `--layout keyed` or `--layout bare` writes the value rows into another layout of the value
+ * table instead, to weigh a schema change before building it: `keyed` is WITHOUT ROWID, keyed by
+ * (an integer per family and path, text, kind, seq), with a (seq, path key) index for deletes;
+ * `bare` is `keyed` without that index (sixth session, docs/performance-history.md).
+ *
+ *   npx ts-node --transpile-only -r tsconfig-paths/register bench/sqlite-floor.ts [events=300000] [warm=100000] [--one-row] [--layout keyed|bare]
  */
 import type { Statement } from 'better-sqlite3';
-import { INSERT_RECORDS, INSERT_VALUES, insertRows, rowCounts } from '../libs/crud/src/store/sqlite-multi-row';
+import { parseArgs } from 'node:util';
+import { INSERT_RECORDS, INSERT_VALUES, insertRows, MultiRowInsert, rowCounts } from '../libs/crud/src/store/sqlite-multi-row';
 import { recordJson } from './records';
 import { openBenchSqlite } from './sqlite-file';
 
 const PATHS = ['source', 'timestamp', 'flow'] as const;
 const BATCH = 1000;
 
+/** The value table a run writes: the service's, or a layout weighed against it (`--layout`). */
+interface ValueLayout {
+  schema?: string;
+  insert: MultiRowInsert;
+  /** Appends one value row's parameters: pushed in place, as the store lays them out. */
+  push: (params: unknown[], seq: number, path: (typeof PATHS)[number], text: string) => void;
+}
+
+const KEYED_TABLE = `CREATE TABLE value_keyed (
+  path_key INTEGER NOT NULL, text TEXT NOT NULL, kind TEXT NOT NULL, seq INTEGER NOT NULL, num REAL,
+  PRIMARY KEY (path_key, text, kind, seq)) WITHOUT ROWID;
+  CREATE INDEX value_keyed_num ON value_keyed (path_key, num, seq) WHERE num IS NOT NULL;`;
+const KEYED_INSERT = new MultiRowInsert('INSERT OR FAIL INTO value_keyed (seq, path_key, kind, text, num)', 5);
+const pushKeyed: ValueLayout['push'] = (params, seq, path, text) => {
+  params.push(seq, PATHS.indexOf(path) + 1, 's', text, null);
+};
+
+const LAYOUTS: Record<string, ValueLayout> = {
+  current: {
+    insert: INSERT_VALUES,
+    push: (params, seq, path, text) => {
+      params.push(seq, 'event', path, 's', text, null);
+    },
+  },
+  keyed: { schema: `${KEYED_TABLE} CREATE INDEX value_keyed_seq ON value_keyed (seq, path_key);`, insert: KEYED_INSERT, push: pushKeyed },
+  bare: { schema: KEYED_TABLE, insert: KEYED_INSERT, push: pushKeyed },
+};
+
 function main(): void {
-  const args = process.argv.slice(2).filter((arg) => arg !== '--one-row');
-  const oneRow = process.argv.includes('--one-row');
-  const events = Number(args[0] ?? 300_000);
-  const warm = Number(args[1] ?? 100_000);
+  const { values: options, positionals } = parseArgs({
+    options: { 'one-row': { type: 'boolean', default: false }, layout: { type: 'string', default: 'current' } },
+    allowPositionals: true,
+  });
+  const oneRow = options['one-row'];
+  const layout = LAYOUTS[options.layout];
+  if (!layout) throw new Error(`--layout is one of ${Object.keys(LAYOUTS).join(', ')}`);
+  if (oneRow && layout !== LAYOUTS.current) throw new Error("--one-row times the service's own value table only");
+  const events = Number(positionals[0] ?? 300_000);
+  const warm = Number(positionals[1] ?? 100_000);
   const { db, close } = openBenchSqlite('sqlite-floor');
   // Checkpoints are taken below, outside the measured parts.
   db.pragma('wal_autocheckpoint = 0');
+  if (layout.schema) db.exec(layout.schema);
   const insertRecord = db.prepare('INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING');
   const insertValue = db.prepare('INSERT INTO inventory_value (seq, family, path, kind, text, num) VALUES (?, ?, ?, ?, ?, ?)');
   // Prepared once per row count, as the store's statement cache keeps them.
@@ -48,9 +89,9 @@ function main(): void {
   const insertValueRuns = (docs: Record<string, string>[], seqs: number[]): void => {
     const params: unknown[] = [];
     docs.forEach((doc, k) => {
-      for (const path of PATHS) params.push(seqs[k], 'event', path, 's', doc[path], null);
+      for (const path of PATHS) layout.push(params, seqs[k], path, doc[path]);
     });
-    insertRows(INSERT_VALUES, params, prepare);
+    insertRows(layout.insert, params, prepare);
   };
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
@@ -90,7 +131,7 @@ function main(): void {
   const perEvent = (nanoseconds: bigint) => (Number(nanoseconds) / 1000 / measured).toFixed(2);
   const total = spent.stringify + spent.records + spent.values + spent.commit;
   process.stdout.write(
-    `µs per event over events ${warm.toLocaleString('en')}–${events.toLocaleString('en')}: ` +
+    `${options.layout} value table: µs per event over events ${warm.toLocaleString('en')}–${events.toLocaleString('en')}: ` +
       `JSON.stringify ${perEvent(spent.stringify)}, record rows ${perEvent(spent.records)}, ` +
       `${PATHS.length} value rows ${perEvent(spent.values)}, commit ${perEvent(spent.commit)}; ` +
       `total ${perEvent(total)} (${Math.round((measured * 1e9) / Number(total)).toLocaleString('en')} events/s)\n`,

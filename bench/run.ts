@@ -263,6 +263,15 @@ async function startPair(
   };
 }
 
+/** Linux's id of the current boot; undefined elsewhere. */
+function bootId(): string | undefined {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
 async function main(): Promise<void> {
   mkdirSync(TMP, { recursive: true });
   mkdirSync(RESULTS, { recursive: true });
@@ -277,6 +286,7 @@ async function main(): Promise<void> {
       taskset: HAS_TASKSET,
       loadBefore: loadavg()[0],
       loadAfter: NaN,
+      bootId: bootId(),
     },
     database: '',
     databaseKind: DB_KIND,

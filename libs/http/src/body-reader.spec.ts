@@ -2,7 +2,7 @@ import fastify, { FastifyRequest } from 'fastify';
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { BodyRefusedError } from './body-refused.error';
-import { BodyReaderOptions, readBodiesAsJson, readRequestBody } from './body-reader';
+import { BodyReaderOptions, hasUnreadBody, readBodiesAsJson, readRequestBody } from './body-reader';
 import { RequestAbortedError } from './request-aborted.error';
 
 const options: BodyReaderOptions = {
@@ -74,6 +74,71 @@ describe('readRequestBody', () => {
     raw.push(Buffer.from('{"a":'));
     raw.destroy();
     expect(await outcome(reading)).toBeInstanceOf(RequestAbortedError);
+  });
+
+  describe('a body that has arrived whole before it is asked for', () => {
+    /** As Node's parser leaves a message: the body's bytes in, then its end and `complete` a callback later. */
+    function arrived(headers: Record<string, string>, ...chunks: string[]): { request: FastifyRequest; raw: IncomingMessage } {
+      const sent = requestWith(headers);
+      for (const chunk of chunks) sent.raw.push(Buffer.from(chunk));
+      if (headers['content-length'] === undefined) {
+        sent.raw.push(null);
+        sent.raw.complete = true;
+      }
+      return sent;
+    }
+
+    it('is read at once when its announced length is in, before the parser marks it complete', () => {
+      const { request, raw } = arrived({ 'content-length': '13' }, '{"a":', ' [1, 2]}');
+      expect(raw.complete).toBe(false);
+      expect(readRequestBody(request)).toBeUndefined();
+      expect(request.body).toEqual({ a: [1, 2] });
+      expect(raw.readableLength).toBe(0);
+      // Nothing is left to arrive: an error answer now keeps the connection.
+      expect(hasUnreadBody(raw)).toBe(false);
+    });
+
+    it('is read at once when chunked and complete', () => {
+      const { request } = arrived({ 'transfer-encoding': 'chunked' }, '[1,', '2]');
+      expect(readRequestBody(request)).toBeUndefined();
+      expect(request.body).toEqual([1, 2]);
+    });
+
+    it('is waited for while fewer bytes than announced are in', async () => {
+      const { request, raw } = arrived({ 'content-length': '13' }, '{"a":');
+      const reading = readRequestBody(request);
+      expect(reading).toBeInstanceOf(Promise);
+      expect(hasUnreadBody(raw)).toBe(true);
+      raw.push(Buffer.from(' [1, 2]}'));
+      raw.push(null);
+      expect(await outcome(reading)).toBe('read');
+      expect(request.body).toEqual({ a: [1, 2] });
+    });
+
+    it('is refused as a streamed one would be: the scanner, bad JSON, the limit of a chunked body', async () => {
+      const refusal = async (headers: Record<string, string>, body: string) => {
+        const error = await outcome(readRequestBody(arrived(headers, body).request));
+        expect(error).toBeInstanceOf(BodyRefusedError);
+        return (error as BodyRefusedError).httpStatus;
+      };
+      expect(await refusal({ 'content-length': '3' }, '[[!')).toBe(400);
+      expect(await refusal({ 'content-length': '3' }, '{"a')).toBe(400);
+      expect(await refusal({ 'transfer-encoding': 'chunked' }, `[${'1,'.repeat(600)}1]`)).toBe(413);
+    });
+
+    it('of whitespace only leaves the body undefined', () => {
+      const { request } = arrived({ 'transfer-encoding': 'chunked' }, ' \n ');
+      expect(readRequestBody(request)).toBeUndefined();
+      expect(request.body).toBeUndefined();
+    });
+  });
+
+  it('refuses 415 for a body that is not JSON, before reading a byte', async () => {
+    const { request, raw } = requestWith({ 'content-length': '2', 'content-type': 'text/plain' });
+    raw.push(Buffer.from('{}'));
+    const error = await outcome(readRequestBody(request));
+    expect((error as BodyRefusedError).httpStatus).toBe(415);
+    expect(raw.readableLength).toBe(2);
   });
 
   it('refuses 413 from the announced length, before reading a byte', async () => {

@@ -69,8 +69,9 @@ export function readRequestBody(request: FastifyRequest): Promise<void> | undefi
       request.body = parseJson(arrived, options);
       return undefined;
     }
-  } catch (error) {
-    return Promise.reject(error as Error);
+  } catch (refusal: unknown) {
+    // A refusal of the body, as a rejected promise: as if it had come while the body streamed in.
+    return Promise.reject(refusal instanceof Error ? refusal : new Error(String(refusal)));
   }
   return readText(request.raw, options).then((text) => {
     request.body = parseJson(text, options);

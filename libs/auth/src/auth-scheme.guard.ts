@@ -75,29 +75,44 @@ export class AuthSchemeGuard implements CanActivate, OnApplicationShutdown {
    * Admits the request, and only then has its body read: a request without credentials is
    * refused before a byte of its body is parsed (docs/routes.md), so unauthenticated 16 MB
    * bodies cost nothing. Nest runs guards before it extracts `@Body()`.
+   *
+   * A public route, or a bearer token that verified recently, with no body or one that has
+   * arrived whole (most requests), is answered `true` in the same call: Nest awaits only a
+   * promise, and every promise here was another turn of the microtask queue per request.
    */
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const requirement = this.requirementOf(context);
     if (requirement === undefined) throw new AuthenticationFailedError(CHALLENGES.jwt);
-    if (requirement !== 'public') {
-      const admitted = requirement === 'jwt' ? await this.bearerOrPassport(context) : await this.limited(context, requirement);
-      if (!admitted) return false;
-    }
-    const reading = readRequestBody(context.switchToHttp().getRequest<FastifyRequest>());
-    if (reading !== undefined) await reading;
-    return true;
+    if (requirement === 'public' || (requirement === 'jwt' && this.knownBearer(context))) return this.withBody(context);
+    return this.checked(context, requirement);
   }
 
-  /** A token that verified recently skips passport; any other goes through it. */
-  private async bearerOrPassport(context: ExecutionContext): Promise<boolean> {
+  private async checked(context: ExecutionContext, scheme: AuthSchemeName): Promise<boolean> {
+    const admitted = scheme === 'jwt' ? await this.passportBearer(context) : await this.limited(context, scheme);
+    return admitted && this.withBody(context);
+  }
+
+  /** True once the admitted request's body is read: at once when there is nothing to wait for. */
+  private withBody(context: ExecutionContext): boolean | Promise<boolean> {
+    const reading = readRequestBody(context.switchToHttp().getRequest<FastifyRequest>());
+    return reading === undefined ? true : reading.then(() => true);
+  }
+
+  /** Whether the request's bearer token verified recently; if so, its principal is the request's user. */
+  private knownBearer(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: JwtPrincipal }>();
     const token = this.jwtStrategy.tokenOf(request);
     const known = token === null ? undefined : this.verifiedTokens.get(token);
-    if (known) {
-      request.user = known;
-      return true;
-    }
+    if (known === undefined) return false;
+    request.user = known;
+    return true;
+  }
+
+  /** Any token not verified recently goes through passport, and is remembered once it passes. */
+  private async passportBearer(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: JwtPrincipal }>();
     const allowed = await this.limited(context, 'jwt');
+    const token = this.jwtStrategy.tokenOf(request);
     const exp = request.user?.claims.exp;
     if (allowed && token !== null && typeof exp === 'number') this.verifiedTokens.remember(token, request.user!, exp);
     return allowed;

@@ -117,6 +117,18 @@ describe.each(databaseKinds())('hostile bodies (%s)', (kind) => {
       expect(tooDeep.body).toEqual([{ status: 'Bad Request', code: 400, error: true, message: 'body is nested deeper than 32 levels' }]);
     });
 
+    it('a refused body that had arrived whole keeps the connection: nothing is left unread', async () => {
+      const body = JSON.stringify({ id: `whole-${kind}`, extra: nested(33) });
+      const answer = await rawExchange(t.url, {
+        send: (socket) =>
+          socket.write(requestHead('POST', '/event', { ...JSON_TYPE, Authorization: bearer(), 'Content-Length': body.length }) + body),
+        firstAnswer: true,
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body[0].message).toBe('body is nested deeper than 32 levels');
+      expect(answer.headers.connection).toBe('keep-alive');
+    });
+
     it('refuses 16 MB of brackets at the 33rd, before the rest has arrived', async () => {
       const answer = await partialBody('POST', '/event', { Authorization: bearer() }, '['.repeat(64 * 1024));
       expect(answer.status).toBe(400);

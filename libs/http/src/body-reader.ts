@@ -61,10 +61,12 @@ export function readRequestBody(request: FastifyRequest): Promise<void> | undefi
   if (marked[BODY_READ]) return undefined;
   marked[BODY_READ] = true;
   const options = (request.server as unknown as Record<symbol, BodyReaderOptions>)[BODY_OPTIONS];
+  // NaN when the body is chunked.
+  const announced = Number(request.raw.headers['content-length'] ?? NaN);
   try {
     checkMediaType(request);
-    checkAnnouncedLength(request.raw, options);
-    const arrived = arrivedBody(request.raw, options);
+    if (announced > options.limitBytes) throw tooLarge(options);
+    const arrived = arrivedBody(request.raw, announced, options);
     if (arrived !== undefined) {
       request.body = parseJson(arrived, options);
       return undefined;
@@ -103,20 +105,31 @@ function checkMediaType(request: FastifyRequest): void {
  * buffered and `complete` is still false), so a body of announced length is whole once that
  * many bytes wait; a chunked one only once complete.
  */
-function arrivedBody(payload: TakenMessage, options: BodyReaderOptions): string | undefined {
+function arrivedBody(payload: TakenMessage, announced: number, options: BodyReaderOptions): string | undefined {
   if (payload.destroyed || payload.readableFlowing !== null) return undefined;
-  const announced = Number(payload.headers['content-length'] ?? NaN);
   if (!payload.complete && !(payload.readableLength >= announced)) return undefined;
   const whole = payload.read() as Buffer | null;
   payload[BODY_TAKEN] = true;
   if (whole === null) return '';
-  if (whole.length > options.limitBytes) throw tooLarge(options);
-  try {
-    options.scanner?.().push(whole);
-  } catch (error) {
-    throw new BodyRefusedError(400, (error as Error).message);
-  }
+  const refusal = refusalOf(whole, whole.length, options.scanner?.(), options);
+  if (refusal) throw refusal;
   return whole.toString('utf8');
+}
+
+/** What a chunk of the body earns once `received` bytes are in: 413 past the limit, 400 from the scanner. */
+function refusalOf(
+  chunk: Buffer,
+  received: number,
+  scanner: { push(chunk: Buffer): void } | undefined,
+  options: BodyReaderOptions,
+): BodyRefusedError | undefined {
+  if (received > options.limitBytes) return tooLarge(options);
+  try {
+    scanner?.push(chunk);
+  } catch (error) {
+    return new BodyRefusedError(400, (error as Error).message);
+  }
+  return undefined;
 }
 
 function parseJson(text: string, options: BodyReaderOptions): unknown {
@@ -139,12 +152,7 @@ function tooLarge({ limitBytes }: BodyReaderOptions): BodyRefusedError {
   return new BodyRefusedError(413, `body is larger than ${limitBytes} bytes`);
 }
 
-function checkAnnouncedLength(payload: IncomingMessage, options: BodyReaderOptions): void {
-  if (Number(payload.headers['content-length'] ?? 0) > options.limitBytes) throw tooLarge(options);
-}
-
 function readText(payload: IncomingMessage, options: BodyReaderOptions): Promise<string> {
-  const { limitBytes } = options;
   // The client may have left while the guard checked its credentials: 'close' has been and gone.
   if (payload.destroyed) return Promise.reject(new RequestAbortedError());
   const scanner = options.scanner?.();
@@ -160,14 +168,8 @@ function readText(payload: IncomingMessage, options: BodyReaderOptions): Promise
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > limitBytes) return stop(tooLarge(options));
-      if (scanner) {
-        try {
-          scanner.push(chunk);
-        } catch (error) {
-          return stop(new BodyRefusedError(400, (error as Error).message));
-        }
-      }
+      const refusal = refusalOf(chunk, received, scanner, options);
+      if (refusal) return stop(refusal);
       chunks.push(chunk);
     };
     const onEnd = () => {

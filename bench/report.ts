@@ -203,6 +203,6 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
 }
 
 /** Whether two runs ran on one machine since its last boot (runs from before boot ids were kept never match). */
-export function sameMachine(a: BenchResults['machine'], b: BenchResults['machine']): boolean {
-  return a.bootId !== undefined && a.bootId === b.bootId && a.cpu === b.cpu && a.nproc === b.nproc;
+function sameMachine(a: BenchResults['machine'], b: BenchResults['machine']): boolean {
+  return a.bootId !== undefined && a.bootId === b.bootId;
 }

@@ -44,8 +44,9 @@ const pushKeyed: ValueLayout['push'] = (params, seq, path, text) => {
 const LAYOUTS: Record<string, ValueLayout> = {
   current: {
     insert: INSERT_VALUES,
+    // The keys `inventory_value_path` would hand out; the store looks them up once per path.
     push: (params, seq, path, text) => {
-      params.push(seq, 'event', path, 's', text, null);
+      params.push(seq, PATHS.indexOf(path) + 1, 's', text, null);
     },
   },
   keyed: { schema: `${KEYED_TABLE} CREATE INDEX value_keyed_seq ON value_keyed (seq, path_key);`, insert: KEYED_INSERT, push: pushKeyed },
@@ -68,7 +69,7 @@ function main(): void {
   db.pragma('wal_autocheckpoint = 0');
   if (layout.schema) db.exec(layout.schema);
   const insertRecord = db.prepare('INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING');
-  const insertValue = db.prepare('INSERT INTO inventory_value (seq, family, path, kind, text, num) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertValue = db.prepare('INSERT INTO inventory_value (seq, path_key, kind, text, num) VALUES (?, ?, ?, ?, ?)');
   // Prepared once per row count, as the store's statement cache keeps them.
   const prepared = new Map<string, Statement>();
   const prepare = (sql: string) => prepared.get(sql) ?? prepared.set(sql, db.prepare(sql)).get(sql)!;
@@ -109,7 +110,7 @@ function main(): void {
     const t2 = process.hrtime.bigint();
     if (oneRow) {
       docs.forEach((doc, k) => {
-        for (const path of PATHS) insertValue.run(seqs[k], 'event', path, 's', doc[path], null);
+        for (const path of PATHS) insertValue.run(seqs[k], PATHS.indexOf(path) + 1, 's', doc[path], null);
       });
     } else {
       insertValueRuns(docs, seqs);

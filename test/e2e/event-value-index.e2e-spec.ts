@@ -6,6 +6,7 @@ import { GadgetModule } from '../support/gadget-family/gadget.module';
 import { createTestApp, TestApp } from '../support/test-app';
 import { bearer } from '../support/test-credentials';
 import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
+import { valueRowsAt, valueRowsNamed } from '../support/value-rows';
 
 /**
  * Events index only `source` and `timestamp`. Every query must still answer exactly as the
@@ -109,7 +110,8 @@ describe.each(databaseKinds())('events index only their declared paths, and answ
     return response.body.map((record: { id: string }) => record.id);
   };
   const valuePaths = async (family: string) => {
-    const rows = await t.app.get(DataSource).query(`SELECT DISTINCT path FROM inventory_value WHERE family = '${family}' ORDER BY path`);
+    const dataSource = t.app.get(DataSource);
+    const rows = await dataSource.query(`SELECT DISTINCT path FROM ${valueRowsNamed(dataSource)} WHERE family = '${family}' ORDER BY path`);
     return rows.map((row: { path: string }) => row.path);
   };
 
@@ -177,7 +179,7 @@ describe.each(databaseKinds())('events index only their declared paths, and answ
   it('a path declared after records were written is indexed for them at the next start', async () => {
     // As if timestamp had been declared only now: the stored rows and setting lack it.
     const dataSource = t.app.get(DataSource);
-    await dataSource.query("DELETE FROM inventory_value WHERE family = 'event' AND path = 'timestamp'");
+    await dataSource.query(`DELETE FROM inventory_value WHERE ${valueRowsAt(dataSource, 'event', 'timestamp')}`);
     await dataSource.query(`UPDATE inventory_setting SET value = '["source"]' WHERE name = 'value_index:event'`);
     const where = op('lt', 'timestamp', '2026-01-01T00:10:00Z');
     expect(await ids('/event', { where })).toEqual([]);

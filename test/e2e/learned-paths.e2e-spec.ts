@@ -5,6 +5,7 @@ import { EVENT_FAMILY } from '../../apps/inventory/src/families/event/event.modu
 import { createTestApp, TestApp } from '../support/test-app';
 import { bearer } from '../support/test-credentials';
 import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
+import { valueRowsNamed } from '../support/value-rows';
 
 /**
  * Events declare `source` and `timestamp`; a filter on another path learns it (issue 10): the
@@ -139,15 +140,14 @@ describe.each(databaseKinds())('a path learned by another process on %s', (kind)
     expect(response.status).toBe(201);
   };
   const severityRows = async (id: string) => {
-    const rows = await writer.app
-      .get(DataSource)
-      .query(
-        "SELECT count(*) AS n FROM inventory_value v JOIN inventory_record r ON r.seq = v.seq WHERE r.family = 'event' AND r.id = $1 AND v.path = 'severity'".replace(
-          '$1',
-          kind === 'postgres' ? '$1' : '?',
-        ),
-        [id],
-      );
+    const dataSource = writer.app.get(DataSource);
+    const rows = await dataSource.query(
+      `SELECT count(*) AS n FROM ${valueRowsNamed(dataSource)} v JOIN inventory_record r ON r.seq = v.seq WHERE r.family = 'event' AND r.id = $1 AND v.path = 'severity'`.replace(
+        '$1',
+        kind === 'postgres' ? '$1' : '?',
+      ),
+      [id],
+    );
     return Number(rows[0].n);
   };
 

@@ -3,7 +3,7 @@ import { LearnedValueIndex } from './learned-index';
 import { RecordSelection } from './record-selection';
 import { SqliteRecordStore } from './sqlite-record.store';
 import { sqliteDialect } from './sql-dialect';
-import { createDatabase, eq, insertAll, parseWhere, readIds } from './store.fixtures';
+import { createDatabase, eq, insertAll, NAMED_VALUE_ROWS, parseWhere, readIds } from './store.fixtures';
 import { MAX_LEARNED_PATHS, ValueIndex } from './value-index';
 
 /** Paths learned from queries (LearnedValueIndex over SQLite): learned, built, used, kept, capped, exact throughout. */
@@ -19,7 +19,8 @@ describe('learned value index paths (SQLite)', () => {
     payload: { proto: i % 2 ? 'tcp' : 'udp' },
   }));
   const critical = docs.filter((doc) => doc.severity === 'critical').map((doc) => doc.id);
-  const rows = (path: string) => db.prepare("SELECT COUNT(*) FROM inventory_value WHERE family = 'event' AND path = ?").pluck().get(path);
+  const rows = (path: string) =>
+    db.prepare(`SELECT COUNT(*) FROM ${NAMED_VALUE_ROWS} WHERE family = 'event' AND path = ?`).pluck().get(path);
   const where = (path: string, value: string) => parseWhere(eq(path, value));
   /** Whether SQL decides the condition on `path` under `index` (no in-memory re-check). */
   const sqlDecides = (index: ValueIndex, path: string) =>

@@ -72,7 +72,7 @@ export class RecordSelection {
         this.residual = new QueryEvaluator(spec.where);
         if (QueryEvaluator.regExpPatterns(spec.where).length > 0) this.residualOffThread = JSON.stringify(spec.where);
       }
-      const where = whereSql(compiled.tree, spec.family);
+      const where = whereSql(compiled.tree, spec.family, dialect);
       clauses.push(where.sql);
       params.push(...where.params);
       if (dialect.name === 'sqlite') {
@@ -180,8 +180,10 @@ export class RecordSelection {
       }
       const pick = term.descending ? 'MAX' : 'MIN';
       for (const column of ['num', 'text']) {
-        terms.push(`(SELECT ${pick}(v.${column}) FROM inventory_value v WHERE v.seq = r.seq AND v.path = ?) ${direction} NULLS LAST`);
-        params.push(term.path.join('.'));
+        terms.push(
+          `(SELECT ${pick}(v.${column}) FROM inventory_value v WHERE v.seq = r.seq AND ${this.dialect.valuePath('v')}) ${direction} NULLS LAST`,
+        );
+        params.push(this.spec.family, term.path.join('.'));
       }
     }
     terms.push('r.seq ASC');

@@ -1,7 +1,7 @@
 import { SliceClock } from '../core/query/query-budget';
 import { PAUSE, PlanPart, seqs } from './plan-step';
 import { SeqSet } from './seq-set';
-import { SqlFragment } from './sql-dialect';
+import { SqlFragment, sqliteDialect } from './sql-dialect';
 import { SeqTree } from './where-compiler';
 
 /**
@@ -74,7 +74,7 @@ function leafSql(leaf: Extract<SeqTree, { kind: 'values' | 'ids' }>, family: str
   }
   return {
     // Within candidates, the planner must not walk the path's values once per candidate.
-    sql: `SELECT v.seq FROM ${from}inventory_value v${within ? ' INDEXED BY inventory_value_seq' : ''}${join('v')} WHERE v.family = ? AND v.path = ? AND ${leaf.predicate.sql}`,
+    sql: `SELECT v.seq FROM ${from}inventory_value v${within ? ' INDEXED BY inventory_value_seq' : ''}${join('v')} WHERE ${sqliteDialect.valuePath('v')} AND ${leaf.predicate.sql}`,
     params: [...candidates, family, leaf.path, ...leaf.predicate.params],
   };
 }

@@ -37,7 +37,11 @@ export class SqliteGroupCommit {
   private readonly together: Transaction<(jobs: Job[]) => unknown[]>;
   private readonly isolated: Transaction<(jobs: Job[]) => Settled[]>;
 
-  constructor(db: Database) {
+  /** `settled` runs after each group's transaction, committed or not, outside it. */
+  constructor(
+    db: Database,
+    private readonly settled: () => void = () => {},
+  ) {
     this.together = db.transaction((jobs: Job[]) =>
       jobs.map((job) => {
         try {
@@ -71,6 +75,14 @@ export class SqliteGroupCommit {
   }
 
   private flush(): void {
+    try {
+      this.runGroup();
+    } finally {
+      this.settled();
+    }
+  }
+
+  private runGroup(): void {
     const jobs = this.pending;
     this.pending = [];
     try {

@@ -3,7 +3,7 @@ import { JsonObject } from '../core/query/query.types';
 import { NewRecord } from './record-store';
 import { INSERT_RECORDS, INSERT_VALUES, MOST_ROWS_PER_STATEMENT, MultiRowInsert, rowCounts } from './sqlite-multi-row';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { createDatabase, eq, parseWhere, readAll, readIds } from './store.fixtures';
+import { createDatabase, eq, NAMED_VALUE_ROWS, parseWhere, readAll, readIds } from './store.fixtures';
 import { ValueIndex } from './value-index';
 
 describe('rowCounts', () => {
@@ -41,8 +41,8 @@ describe('multi-row statements without a statement journal', () => {
   beforeEach(() => (db = createDatabase()));
   afterEach(() => db.close());
 
-  /** Two value rows, the second without its path (NOT NULL). */
-  const VALUE_ROWS = [1, 'event', 'source', 's', 'a', null, 1, 'event', null, 's', 'b', null];
+  /** Two value rows, the second without its path key (NOT NULL). */
+  const VALUE_ROWS = [1, 1, 's', 'a', null, 1, null, 's', 'b', null];
   const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
 
   function keptAfterFailure(sql: string, params: unknown[]): { kept: unknown; afterRollback: unknown; table: string } {
@@ -107,7 +107,7 @@ describe('inserting a batch in multi-row statements (SQLite)', () => {
     // Each written record has its own value rows, under its own seq, and none are left over.
     const rows = db
       .prepare(
-        "SELECT r.id, v.path, v.text FROM inventory_value v JOIN inventory_record r ON r.seq = v.seq WHERE v.family = 'event' ORDER BY v.seq, v.path, v.text",
+        `SELECT r.id, v.path, v.text FROM ${NAMED_VALUE_ROWS} v JOIN inventory_record r ON r.seq = v.seq WHERE v.family = 'event' ORDER BY v.seq, v.path, v.text`,
       )
       .all() as { id: string; path: string; text: string }[];
     const expected = [{ id: 'e5', path: 'source', text: 'stored' }];

@@ -73,7 +73,7 @@ export const INSERT_RECORDS = new MultiRowInsert(
 /** The rows a run that skipped some did write: the last `changes` seqs up to `lastInsertRowid`. */
 export const INSERTED_SINCE = 'SELECT seq, id FROM inventory_record WHERE seq <= ? ORDER BY seq DESC LIMIT ?';
 
-export const INSERT_VALUES = new MultiRowInsert('INSERT OR FAIL INTO inventory_value (seq, family, path, kind, text, num)', 6);
+export const INSERT_VALUES = new MultiRowInsert('INSERT OR FAIL INTO inventory_value (seq, path_key, kind, text, num)', 5);
 
 /**
  * Runs `params`, rows of `insert.columns` values laid end to end, through `insert`'s statements

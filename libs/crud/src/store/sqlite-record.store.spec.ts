@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { createDatabase, eq, insertAll, parseWhere, readIds } from './store.fixtures';
+import { createDatabase, eq, insertAll, NAMED_VALUE_ROWS, parseWhere, readIds } from './store.fixtures';
 import { ValueIndex } from './value-index';
 
 /** What happens to a family's stored value rows when its declaration changes between starts. */
@@ -13,7 +13,7 @@ describe('adopting a value index (SQLite)', () => {
     timestamp: `t${i}`,
     host: { name: `h${i % 3}` },
   }));
-  const paths = () => db.prepare("SELECT DISTINCT path FROM inventory_value WHERE family = 'event' ORDER BY path").pluck().all();
+  const paths = () => db.prepare(`SELECT DISTINCT path FROM ${NAMED_VALUE_ROWS} WHERE family = 'event' ORDER BY path`).pluck().all();
   const setting = () => db.prepare("SELECT value FROM inventory_setting WHERE name = 'value_index:event'").pluck().get();
   const hostH1 = (valueIndex: ValueIndex) => readIds(store, { family: 'event', valueIndex, where: parseWhere(eq('host.name', 'h1')) });
   const expectedH1 = docs.filter((doc) => doc.host.name === 'h1').map((doc) => doc.id);
@@ -46,7 +46,7 @@ describe('adopting a value index (SQLite)', () => {
     expect(paths()).toEqual(['host.name', 'source']);
     // The record written under the narrower declaration is found through SQL now too.
     expect(await hostH1(wider)).toEqual([...expectedH1, 'late']);
-    expect(db.prepare("SELECT COUNT(*) FROM inventory_value WHERE family = 'other'").pluck().get()).toBe(2);
+    expect(db.prepare(`SELECT COUNT(*) FROM ${NAMED_VALUE_ROWS} WHERE family = 'other'`).pluck().get()).toBe(2);
 
     expect(await store.adoptValueIndex('event', ValueIndex.EVERY_PATH)).toBe(true);
     expect(paths()).toEqual(['host', 'host.name', 'source', 'timestamp']);

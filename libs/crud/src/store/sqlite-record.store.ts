@@ -9,6 +9,7 @@ import { SQLITE_WILDCARD_FUNCTION, sqliteDialect } from './sql-dialect';
 import { wildcardMatcher } from '../core/query/pattern-matcher';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteSharedReads } from './sqlite-shared-reads';
+import { SqlitePathKeys } from './sqlite-path-keys';
 import {
   allLearned,
   LearnedPaths,
@@ -43,12 +44,14 @@ export class SqliteRecordStore extends RecordStore {
   private readonly statements = new Map<string, Statement>();
   private readonly writes: SqliteGroupCommit;
   private readonly reads: SqliteSharedReads;
+  private readonly pathKeys: SqlitePathKeys;
   /** Updates and deletes of stored records by this store; see `delete`. */
   private recordChanges = 0;
 
   constructor(private readonly db: Database) {
     super();
-    this.writes = new SqliteGroupCommit(db);
+    this.pathKeys = new SqlitePathKeys(db);
+    this.writes = new SqliteGroupCommit(db, () => this.pathKeys.confirm());
     this.reads = new SqliteSharedReads(db);
     // What GLOB cannot match: text holding NUL (see sqliteWildcard).
     db.function(SQLITE_WILDCARD_FUNCTION, { deterministic: true }, (text: unknown, pattern: unknown) =>
@@ -213,7 +216,7 @@ export class SqliteRecordStore extends RecordStore {
   async adoptValueIndex(family: string, valueIndex: ValueIndex): Promise<boolean> {
     const name = valueIndexSettingName(family);
     const declared = valueIndex.toSetting();
-    return this.db
+    const rebuilt = this.db
       .transaction(() => {
         const stored = this.statement('SELECT value FROM inventory_setting WHERE name = ?').pluck().get(name) as string | undefined;
         if (stored === declared) return false;
@@ -223,7 +226,9 @@ export class SqliteRecordStore extends RecordStore {
           const learned = this.readLearned(family);
           valueIndex = valueIndex.withPaths(allLearned(learned));
           if (allLearned(learned).length > 0) this.writeLearned(family, { building: [], ready: allLearned(learned) });
-          this.statement('DELETE FROM inventory_value WHERE family = ?').run(family);
+          this.statement('DELETE FROM inventory_value WHERE path_key IN (SELECT key FROM inventory_value_path WHERE family = ?)').run(
+            family,
+          );
           const page = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND seq > ? ORDER BY seq LIMIT ?');
           let afterSeq = 0;
           for (;;) {
@@ -239,6 +244,8 @@ export class SqliteRecordStore extends RecordStore {
         return rebuild;
       })
       .immediate();
+    this.pathKeys.confirm();
+    return rebuilt;
   }
 
   async learnedPaths(family: string): Promise<LearnedPaths> {
@@ -271,13 +278,15 @@ export class SqliteRecordStore extends RecordStore {
   ): Promise<number | undefined> {
     const index = ValueIndex.of([path]);
     const page = this.statement('SELECT seq, doc FROM inventory_record WHERE family = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
-    const clear = this.statement('DELETE FROM inventory_value WHERE seq = ? AND (path = ? OR substr(path, 1, ?) = ?)');
+    const clear = this.statement(
+      'DELETE FROM inventory_value WHERE seq = ? AND path_key IN (SELECT key FROM inventory_value_path WHERE family = ? AND (path = ? OR substr(path, 1, ?) = ?))',
+    );
     return this.writes.run(() => {
       const deadline = performance.now() + sliceMs;
       let last: number | undefined;
       for (;;) {
         const rows = page.all(family, last ?? afterSeq, untilSeq, limit) as { seq: number; doc: string }[];
-        for (const row of rows) clear.run(row.seq, path, path.length + 1, `${path}.`);
+        for (const row of rows) clear.run(row.seq, family, path, path.length + 1, `${path}.`);
         this.insertValues(parsedDocs(rows), family, index);
         if (rows.length > 0) last = rows[rows.length - 1].seq;
         if (rows.length < limit || performance.now() >= deadline) return last;
@@ -328,8 +337,9 @@ export class SqliteRecordStore extends RecordStore {
 
   private insertValues(records: readonly { seq: number; doc: JsonObject }[], family: string, valueIndex: ValueIndex): void {
     const params: unknown[] = [];
+    const keyOf = this.pathKeys.forWrite(family);
     for (const { seq, doc } of records) {
-      for (const value of indexedValues(doc, valueIndex)) params.push(seq, family, value.path, value.kind, value.text, value.num);
+      for (const value of indexedValues(doc, valueIndex)) params.push(seq, keyOf(value.path), value.kind, value.text, value.num);
     }
     insertRows(INSERT_VALUES, params, (sql) => this.statement(sql));
   }

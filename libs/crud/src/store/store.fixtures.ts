@@ -252,18 +252,23 @@ export function temporaryDatabaseFile(prefix: string): { file: string; remove: (
   return { file: join(directory, 'db.sqlite'), remove: () => rmSync(directory, { recursive: true, force: true }) };
 }
 
+/** SQLite's value rows with their family and path spelled out, for specs to read: `FROM ${NAMED_VALUE_ROWS} v`. */
+export const NAMED_VALUE_ROWS =
+  '(SELECT v.seq, p.family, p.path, v.kind, v.text, v.num FROM inventory_value v JOIN inventory_value_path p ON p.key = v.path_key)';
+
 /** The service's SQLite schema (see its migrations), in memory or in a file. */
 export function createDatabase(file = ':memory:'): Database.Database {
   const db = new Database(file);
   db.exec(`
     CREATE TABLE inventory_record (seq INTEGER PRIMARY KEY AUTOINCREMENT, family TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE (family, id));
-    CREATE TABLE inventory_value (seq INTEGER NOT NULL, family TEXT NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, text TEXT, num REAL);
+    CREATE TABLE inventory_value_path (key INTEGER PRIMARY KEY, family TEXT NOT NULL, path TEXT NOT NULL, UNIQUE (family, path));
+    CREATE TABLE inventory_value (seq INTEGER NOT NULL, path_key INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT, num REAL);
     CREATE TRIGGER inventory_record_deleted AFTER DELETE ON inventory_record BEGIN DELETE FROM inventory_value WHERE seq = old.seq; END;
     CREATE TABLE inventory_setting (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE INDEX inventory_record_family_seq ON inventory_record (family, seq);
-    CREATE INDEX inventory_value_text ON inventory_value (family, path, text, seq);
-    CREATE INDEX inventory_value_num ON inventory_value (family, path, num, seq) WHERE num IS NOT NULL;
-    CREATE INDEX inventory_value_seq ON inventory_value (seq, path);
+    CREATE INDEX inventory_value_text ON inventory_value (path_key, text, seq);
+    CREATE INDEX inventory_value_num ON inventory_value (path_key, num, seq) WHERE num IS NOT NULL;
+    CREATE INDEX inventory_value_seq ON inventory_value (seq, path_key);
   `);
   return db;
 }

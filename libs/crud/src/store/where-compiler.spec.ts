@@ -13,6 +13,7 @@ import {
   expectedIds,
   FAMILY,
   insertAll,
+  NAMED_VALUE_ROWS,
   op,
   parseWhere,
   QUERIES,
@@ -367,7 +368,7 @@ describe.each([
   let store: SqliteRecordStore;
 
   const countValues = (sql = '', ...params: unknown[]) =>
-    (db.prepare(`SELECT COUNT(*) AS c FROM inventory_value ${sql}`).get(...params) as { c: number }).c;
+    (db.prepare(`SELECT COUNT(*) AS c FROM ${NAMED_VALUE_ROWS} ${sql}`).get(...params) as { c: number }).c;
 
   beforeEach(async () => {
     db = createDatabase();

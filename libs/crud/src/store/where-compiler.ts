@@ -44,10 +44,10 @@ export function compileWhereTree(condition: Condition, index: ValueIndex, dialec
 /** The where clause as one SQL condition on `r` (an `inventory_record` row of `family`). */
 export function compileWhere(condition: Condition, family: string, index: ValueIndex, dialect: SqlDialect): CompiledWhere {
   const { tree, exact } = compileWhereTree(condition, index, dialect);
-  return { ...whereSql(tree, family), exact };
+  return { ...whereSql(tree, family, dialect), exact };
 }
 
-export function whereSql(tree: SeqTree, family: string): SqlFragment {
+export function whereSql(tree: SeqTree, family: string, dialect: SqlDialect): SqlFragment {
   switch (tree.kind) {
     case 'all':
       return { sql: '1=1', params: [] };
@@ -55,21 +55,21 @@ export function whereSql(tree: SeqTree, family: string): SqlFragment {
       return { sql: '1=0', params: [] };
     case 'values':
       return {
-        sql: `r.seq IN (SELECT v.seq FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${tree.predicate.sql})`,
+        sql: `r.seq IN (SELECT v.seq FROM inventory_value v WHERE ${dialect.valuePath('v')} AND ${tree.predicate.sql})`,
         params: [family, tree.path, ...tree.predicate.params],
       };
     case 'ids':
       return tree.predicate;
     case 'and':
     case 'or': {
-      const parts = tree.parts.map((part) => whereSql(part, family));
+      const parts = tree.parts.map((part) => whereSql(part, family, dialect));
       return {
         sql: `(${parts.map((part) => part.sql).join(tree.kind === 'and' ? ' AND ' : ' OR ')})`,
         params: parts.flatMap((part) => part.params),
       };
     }
     case 'not': {
-      const inner = whereSql(tree.part, family);
+      const inner = whereSql(tree.part, family, dialect);
       return { sql: `NOT ${inner.sql}`, params: inner.params };
     }
   }

@@ -5,8 +5,9 @@ import type { Database, Statement } from 'better-sqlite3';
  * instead of the family's and the path's text in every row and in each of its index entries:
  * smaller entries dirty fewer pages, which the commit writes to the WAL and the checkpoint copies
  * again. `bench/sqlite-floor.ts` put SQLite's part of ingesting an event (checkpoints included)
- * at 10.5 → 8.8 µs with its values in order and 31.6 → 24.2 µs with two of its three indexed
- * values scattered; W4 went from 39–51k to 48–54k records/s (README "Performance").
+ * at 10.5–10.6 → 8.7–9.0 µs with its values in order and 31.5–31.8 → 24.1–24.4 µs with two of
+ * its three indexed values scattered; W4 went from 39–51k to 48–54k records/s (README
+ * "Performance").
  *
  * Keys are handed out inside the write's transaction, so a key can be rolled back with it and
  * the same number handed out again for another path. So only keys read outside any write are

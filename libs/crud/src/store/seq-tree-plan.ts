@@ -60,7 +60,7 @@ function* evaluate(tree: SeqTree, family: string, clock: SliceClock, within: num
 
 /**
  * The sequence numbers a leaf lets through; within given candidates, the statement starts from
- * them (CROSS JOIN fixes SQLite's join order) and probes the `(seq, path)` index for each.
+ * them (CROSS JOIN fixes SQLite's join order) and probes the `(seq, path_key)` index for each.
  */
 function leafSql(leaf: Extract<SeqTree, { kind: 'values' | 'ids' }>, family: string, within: number[] | undefined): SqlFragment {
   const from = within ? 'json_each(?) j CROSS JOIN ' : '';

@@ -104,4 +104,21 @@ describe('SqliteGroupCommit', () => {
     await group.run(insert('b', 1));
     expect(count()).toBe(2);
   });
+
+  it('calls `settled` once per group, outside its transaction, whether it committed, failed in part or failed whole', async () => {
+    const seen: string[] = [];
+    const group = new SqliteGroupCommit(db, () =>
+      seen.push(`settled, in a transaction: ${String(db.inTransaction)}, rows: ${String(count())}`),
+    );
+    await Promise.all([group.run(insert('a', 1)), group.run(insert('b', 1))]);
+    // One write fails: the others run again in savepoints of their own, and the group settles once.
+    await Promise.allSettled([group.run(insert('c', 1)), group.run(insert('d', -1)), group.run(insert('e', 1))]);
+    db.exec("CREATE TRIGGER refuse BEFORE INSERT ON item BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    await Promise.allSettled([group.run(insert('f', 1))]);
+    expect(seen).toEqual([
+      'settled, in a transaction: false, rows: 2',
+      'settled, in a transaction: false, rows: 4',
+      'settled, in a transaction: false, rows: 4',
+    ]);
+  });
 });

@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
     reps: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     // W3 before W2/W4: writes add records, and the raw bound's scan would then cover more than N.
-    workloads: { type: 'string', default: 'W1,W3,W3U,W2,W4' },
+    workloads: { type: 'string', default: 'W1,W3,W3U,W2,W4,W4S' },
     // W4 measures ingest into a family that already holds at least this many records (topped up before W4).
     'w4-family': { type: 'string', default: '100000' },
     // Profiles the service (node --cpu-prof); its figures are then not comparable, so no result file is written.
@@ -176,6 +176,10 @@ async function topUp(
   results.w4Family = to;
 }
 
+function isBatchIngest(workload: Workload): boolean {
+  return workload === 'W4' || workload === 'W4S';
+}
+
 /** Warm-up on each server, then repetitions alternating between them so that background noise hits both alike. */
 async function runWorkload(load: LoadGenerator, service: Server, raw: Server, workload: Workload, results: BenchResults): Promise<void> {
   const targets = [service, raw];
@@ -196,7 +200,7 @@ async function runWorkload(load: LoadGenerator, service: Server, raw: Server, wo
       );
     }
   }
-  const scale = workload === 'W4' ? SETTINGS.batch : 1;
+  const scale = isBatchIngest(workload) ? SETTINGS.batch : 1;
   const serviceSeries = series(measured.get(service)!, service.peakRssMb(), scale);
   const rawSeries = series(measured.get(raw)!, raw.peakRssMb(), scale);
   results.workloads.push({ workload, service: serviceSeries, raw: rawSeries, ratio: serviceSeries.perSecond / rawSeries.perSecond });
@@ -308,7 +312,8 @@ async function main(): Promise<void> {
   const main = await startPair(load, 'main', RECORDS, results);
   if (!args['skip-w5'] && RECORDS >= W5_RECORDS) await runW5(load, main.service, main.raw, RECORDS, results);
   for (const workload of WORKLOADS) {
-    if (workload === 'W4' && W4_FAMILY > RECORDS) await topUp(load, main, RECORDS, W4_FAMILY, results);
+    if (isBatchIngest(workload) && W4_FAMILY > RECORDS && results.w4Family === undefined)
+      await topUp(load, main, RECORDS, W4_FAMILY, results);
     await runWorkload(load, main.service, main.raw, workload, results);
   }
   await main.done();

@@ -5,15 +5,20 @@
  * value row per indexed path (`source`, `timestamp` and `flow`, as in W4 after W3U), through
  * the multi-row statements the store uses (64 rows a statement; `--one-row` for one `run` per
  * row, as before b500376). Prints µs per event for the record rows, the value rows and the commit
- * (the WAL writes; checkpoints are left to the end, as the service's worker takes them), over
- * the events after the first `warm`.
+ * (the WAL writes), and apart from them the checkpoints (taken every 40 batches, outside the
+ * parts, as the service's worker takes them beside its writes), over the events after the first
+ * `warm`.
+ *
+ * `--scattered` gives each event a random `source` address and a random `flow` word, instead of
+ * values that climb with the event's number as the benchmark's do: each value then lands on a
+ * leaf page of its own (eighth session, docs/performance-history.md).
  *
  * `--layout keyed` or `--layout bare` writes the value rows into another layout of the value
- * table instead, to weigh a schema change before building it: `keyed` is WITHOUT ROWID, keyed by
- * (an integer per family and path, text, kind, seq), with a (seq, path key) index for deletes;
+ * table instead, to weigh a schema change before building it: `keyed` is the service's layout as
+ * WITHOUT ROWID, keyed by (path key, text, kind, seq), with a (seq, path key) index for deletes;
  * `bare` is `keyed` without that index (sixth session, docs/performance-history.md).
  *
- *   npx ts-node --transpile-only -r tsconfig-paths/register bench/sqlite-floor.ts [events=300000] [warm=100000] [--one-row] [--layout keyed|bare]
+ *   npx ts-node --transpile-only -r tsconfig-paths/register bench/sqlite-floor.ts [events=300000] [warm=100000] [--one-row] [--scattered] [--layout keyed|bare]
  */
 import type { Statement } from 'better-sqlite3';
 import { parseArgs } from 'node:util';
@@ -55,7 +60,11 @@ const LAYOUTS: Record<string, ValueLayout> = {
 
 function main(): void {
   const { values: options, positionals } = parseArgs({
-    options: { 'one-row': { type: 'boolean', default: false }, layout: { type: 'string', default: 'current' } },
+    options: {
+      'one-row': { type: 'boolean', default: false },
+      scattered: { type: 'boolean', default: false },
+      layout: { type: 'string', default: 'current' },
+    },
     allowPositionals: true,
   });
   const oneRow = options['one-row'];
@@ -96,10 +105,11 @@ function main(): void {
   };
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
-  const spent = { stringify: 0n, records: 0n, values: 0n, commit: 0n };
+  const spent = { stringify: 0n, records: 0n, values: 0n, commit: 0n, checkpoints: 0n };
   let measured = 0;
   for (let from = 0; from < events; from += BATCH) {
     const docs = Array.from({ length: BATCH }, (_, k) => JSON.parse(recordJson(from + k)) as Record<string, string>);
+    if (options.scattered) for (const doc of docs) scatter(doc);
     const t0 = process.hrtime.bigint();
     const texts = docs.map((doc) => JSON.stringify(doc));
     const t1 = process.hrtime.bigint();
@@ -125,8 +135,12 @@ function main(): void {
       spent.commit += t4 - t3;
       measured += BATCH;
     }
-    // Outside the measured parts, as the checkpoint worker takes them in the service.
-    if ((from / BATCH) % 40 === 39) db.pragma('wal_checkpoint(PASSIVE)');
+    // Outside the parts, as the checkpoint worker takes them in the service.
+    if ((from / BATCH) % 40 === 39) {
+      const started = process.hrtime.bigint();
+      db.pragma('wal_checkpoint(PASSIVE)');
+      if (from >= warm) spent.checkpoints += process.hrtime.bigint() - started;
+    }
   }
   close();
   const perEvent = (nanoseconds: bigint) => (Number(nanoseconds) / 1000 / measured).toFixed(2);
@@ -135,8 +149,16 @@ function main(): void {
     `${options.layout} value table: µs per event over events ${warm.toLocaleString('en')}–${events.toLocaleString('en')}: ` +
       `JSON.stringify ${perEvent(spent.stringify)}, record rows ${perEvent(spent.records)}, ` +
       `${PATHS.length} value rows ${perEvent(spent.values)}, commit ${perEvent(spent.commit)}; ` +
-      `total ${perEvent(total)} (${Math.round((measured * 1e9) / Number(total)).toLocaleString('en')} events/s)\n`,
+      `total ${perEvent(total)} (${Math.round((measured * 1e9) / Number(total)).toLocaleString('en')} events/s); ` +
+      `checkpoints ${perEvent(spent.checkpoints)}${options.scattered ? ' (values scattered)' : ''}\n`,
   );
+}
+
+/** A random address for `source` and a random word for `flow`, where the benchmark's climb with the event's number. */
+function scatter(doc: Record<string, string>): void {
+  const byte = () => Math.floor(Math.random() * 256);
+  doc.source = `10.${byte()}.${byte()}.${byte()}`;
+  doc.flow = Math.random().toString(36).slice(2, 12);
 }
 
 main();

@@ -36,12 +36,15 @@ end
 
 -- A new record: id new-NNNNNNNNNN (fixed width, so every created envelope has the same length),
 -- source under 11.0.0.0/8 (W3 never asks for it), the rest from one of the prebuilt templates.
-local function new_record()
+-- The source climbs with the record's number, or (W4S, `scattered`) is its number times an odd
+-- constant modulo 2^24: still one per record, but consecutive records land far apart.
+local function new_record(scattered)
   local seq = counter
   counter = counter + 1
   next_new = counter
   local t = templates[(seq % #templates) + 1]
-  local source = string.format("11.%d.%d.%d", math.floor(seq / 65536) % 256, math.floor(seq / 256) % 256, seq % 256)
+  local n = scattered and (seq * 40503) % 16777216 or seq
+  local source = string.format("11.%d.%d.%d", math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256)
   return t[1] .. string.format("new-%010d", seq) .. t[2] .. source .. t[3]
 end
 
@@ -64,7 +67,8 @@ function request()
     return wrk.format("POST", "/event", headers, new_record())
   else
     local parts = {}
-    for k = 1, batch do parts[k] = new_record() end
+    local scattered = workload == "W4S"
+    for k = 1, batch do parts[k] = new_record(scattered) end
     return wrk.format("POST", "/event", headers, "[" .. table.concat(parts, ",") .. "]")
   end
 end

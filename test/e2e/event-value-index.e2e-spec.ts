@@ -179,7 +179,8 @@ describe.each(databaseKinds())('events index only their declared paths, and answ
   it('a path declared after records were written is indexed for them at the next start', async () => {
     // As if timestamp had been declared only now: the stored rows and setting lack it.
     const dataSource = t.app.get(DataSource);
-    await dataSource.query(`DELETE FROM inventory_value WHERE ${valueRowsAt(dataSource, 'event', 'timestamp')}`);
+    const timestampRows = valueRowsAt(dataSource, 'event', 'timestamp');
+    await dataSource.query(`DELETE FROM inventory_value WHERE ${timestampRows.sql}`, timestampRows.params);
     await dataSource.query(`UPDATE inventory_setting SET value = '["source"]' WHERE name = 'value_index:event'`);
     const where = op('lt', 'timestamp', '2026-01-01T00:10:00Z');
     expect(await ids('/event', { where })).toEqual([]);

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { postgresDialect, sqliteDialect, toPostgresPlaceholders } from '@inventory/crud';
 import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
 
 /** What to select value rows `FROM` with their family and path as columns: SQLite keys them by an integer (`inventory_value_path`). */
@@ -6,9 +7,10 @@ export function valueRowsNamed(dataSource: DataSource): string {
   return dataSource.options.type === 'postgres' ? 'inventory_value' : NAMED_VALUE_ROWS;
 }
 
-/** A condition on `inventory_value` itself (to delete from it, say) that picks a family's rows at a path. */
-export function valueRowsAt(dataSource: DataSource, family: string, path: string): string {
-  return dataSource.options.type === 'postgres'
-    ? `family = '${family}' AND path = '${path}'`
-    : `path_key IN (SELECT key FROM inventory_value_path WHERE family = '${family}' AND path = '${path}')`;
+/** The store's own condition on `inventory_value` (to delete from it, say) that picks a family's rows at a path. */
+export function valueRowsAt(dataSource: DataSource, family: string, path: string): { sql: string; params: string[] } {
+  if (dataSource.options.type === 'postgres') {
+    return { sql: toPostgresPlaceholders(postgresDialect.valuePath('inventory_value')), params: [family, path] };
+  }
+  return { sql: sqliteDialect.valuePath('inventory_value'), params: [family, path] };
 }

@@ -136,6 +136,7 @@ export const QUERIES: [string, Clause][] = [
   ['equals nested obj id', eq('obj.id', 'x')],
   ['equals list element of a nested list', eq('tags', 'z')],
   ['equals on missing path', eq('nope.nothing', 'x')],
+  ['not equals on missing path', { not: eq('nope.nothing', 'x') }],
   ['equals number 1e21', eq('n', 1e21)],
   ['equals "1e+21"', eq('n', '1e+21')],
   ['equals unicode', eq('name', 'δέλτα')],

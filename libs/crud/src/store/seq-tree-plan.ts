@@ -1,7 +1,7 @@
 import { SliceClock } from '../core/query/query-budget';
 import { PAUSE, PlanPart, seqs } from './plan-step';
 import { SeqSet } from './seq-set';
-import { SqlFragment, sqliteDialect } from './sql-dialect';
+import { SqlFragment, SQLITE_KEYED_PATH, sqliteDialect } from './sql-dialect';
 import { SeqTree } from './where-compiler';
 
 /**
@@ -37,13 +37,26 @@ function* evaluate(tree: SeqTree, family: string, clock: SliceClock, within: num
       return (yield* evaluate(tree.part, family, clock, within)).not();
     case 'and': {
       let result = SeqSet.ALL;
-      // An id lookup is one probe and finds at most a few records: it narrows the rest best.
-      const parts = [...tree.parts].sort((a, b) => Number(b.kind === 'ids') - Number(a.kind === 'ids'));
-      for (const part of parts) {
-        if (result.isNone) break;
-        const narrowed = !result.negated && result.seqs.size <= NARROWING_LIMIT ? result.sorted() : within;
+      const later: SeqTree[] = [];
+      for (const part of byNarrowingFirst(tree.parts)) {
+        if (result.isNone) return result;
+        const narrowed = narrowing(result, within);
+        if (narrowed === within && (part.kind === 'values' || part.kind === 'ids')) {
+          // Nothing narrows this `and` yet: a leaf that lets many records through waits until
+          // another part has narrowed it (a time window's two bounds: each alone lets most of
+          // the family through), and the first leaf that lets few through narrows the rest.
+          const first = yield* seqs(limited(leafSql(part, family, within), NARROWING_LIMIT + 1));
+          if (clock.sliceSpent) yield PAUSE;
+          if (first.length > NARROWING_LIMIT) later.push(part);
+          else result = result.and(new SeqSet(new Set(first), false));
+          continue;
+        }
         // Each part is exact within `narrowed`, and the result stays inside it.
         result = result.and(yield* evaluate(part, family, clock, narrowed));
+      }
+      for (const part of later) {
+        if (result.isNone) break;
+        result = result.and(yield* evaluate(part, family, clock, narrowing(result, within)));
       }
       return result;
     }
@@ -58,23 +71,48 @@ function* evaluate(tree: SeqTree, family: string, clock: SliceClock, within: num
   }
 }
 
+/** The candidates the parts after `result` may look only at: `result` itself once it is small. */
+function narrowing(result: SeqSet, within: number[] | undefined): number[] | undefined {
+  return !result.negated && result.seqs.size <= NARROWING_LIMIT ? result.sorted() : within;
+}
+
+/**
+ * An id lookup is one probe and finds at most a few records: it narrows the rest best. Then the
+ * other leaves, each one statement; `and`, `or` and `not` parts last, within what they left.
+ */
+function byNarrowingFirst(parts: readonly SeqTree[]): SeqTree[] {
+  const rank = (part: SeqTree) => (part.kind === 'ids' ? 0 : part.kind === 'values' ? 1 : 2);
+  return [...parts].sort((a, b) => rank(a) - rank(b));
+}
+
+function limited(fragment: SqlFragment, limit: number): SqlFragment {
+  return { sql: `${fragment.sql} LIMIT ?`, params: [...fragment.params, limit] };
+}
+
 /**
  * The sequence numbers a leaf lets through; within given candidates, the statement starts from
  * them (CROSS JOIN fixes SQLite's join order) and probes the `(seq, path_key)` index for each.
+ * A value leaf's conditions are one SELECT each, under UNION ALL (a record may come twice; the
+ * caller keeps a set): SQLite gives an OR of equalities on two columns (an `in` of a text and a
+ * number) one index on `path_key` alone, a scan of all of the path's values (100k events:
+ * 170 ms for 111 matches), where each SELECT alone uses the index of its column.
  */
-function leafSql(leaf: Extract<SeqTree, { kind: 'values' | 'ids' }>, family: string, within: number[] | undefined): SqlFragment {
-  const from = within ? 'json_each(?) j CROSS JOIN ' : '';
-  const join = (alias: string) => (within ? ` ON ${alias}.seq = j.value` : '');
+export function leafSql(leaf: Extract<SeqTree, { kind: 'values' | 'ids' }>, family: string, within: number[] | undefined): SqlFragment {
   const candidates = within ? [JSON.stringify(within)] : [];
   if (leaf.kind === 'ids') {
+    const from = within ? 'json_each(?) j CROSS JOIN inventory_record r ON r.seq = j.value' : 'inventory_record r';
     return {
-      sql: `SELECT r.seq FROM ${from}inventory_record r${join('r')} WHERE r.family = ? AND ${leaf.predicate.sql}`,
+      sql: `SELECT r.seq FROM ${from} WHERE r.family = ? AND ${leaf.predicate.sql}`,
       params: [...candidates, family, ...leaf.predicate.params],
     };
   }
-  return {
-    // Within candidates, the planner must not walk the path's values once per candidate.
-    sql: `SELECT v.seq FROM ${from}inventory_value v${within ? ' INDEXED BY inventory_value_seq' : ''}${join('v')} WHERE ${sqliteDialect.valuePath('v')} AND ${leaf.predicate.sql}`,
-    params: [...candidates, family, leaf.path, ...leaf.predicate.params],
-  };
+  const selects = leaf.anyOf.map((condition) => ({
+    sql: within
+      ? // Within candidates, the planner must not walk the path's values once per candidate.
+        `SELECT v.seq FROM json_each(?) j CROSS JOIN inventory_value_path k CROSS JOIN inventory_value v INDEXED BY inventory_value_seq
+          WHERE v.seq = j.value AND ${SQLITE_KEYED_PATH} AND ${condition.sql}`
+      : sqliteDialect.valueSeqs(condition.sql),
+    params: [...candidates, family, leaf.path, ...condition.params],
+  }));
+  return { sql: selects.map((select) => select.sql).join(' UNION ALL '), params: selects.flatMap((select) => select.params) };
 }

@@ -6,7 +6,7 @@ export type { SqlFragment } from './sql-dialect';
 
 /**
  * Which records of a family a where clause lets through, as SQL can tell from the value index:
- * `values` are the records with a value row at `path` that passes `predicate` (a condition on
+ * `values` are the records with a value row at `path` that passes any condition of `anyOf` (on
  * the row `v`), `ids` those whose id passes `predicate` (on `r.id`). PostgreSQL runs the tree
  * as one statement (`whereSql`); SQLite runs it a leaf at a time (`seq-tree-plan.ts`), so that
  * no single statement of a query holds the event loop for long.
@@ -14,7 +14,7 @@ export type { SqlFragment } from './sql-dialect';
 export type SeqTree =
   | { kind: 'all' }
   | { kind: 'none' }
-  | { kind: 'values'; path: string; predicate: SqlFragment }
+  | { kind: 'values'; path: string; anyOf: SqlFragment[] }
   | { kind: 'ids'; predicate: SqlFragment }
   | { kind: 'and' | 'or'; parts: SeqTree[] }
   | { kind: 'not'; part: SeqTree };
@@ -53,11 +53,14 @@ export function whereSql(tree: SeqTree, family: string, dialect: SqlDialect): Sq
       return { sql: '1=1', params: [] };
     case 'none':
       return { sql: '1=0', params: [] };
-    case 'values':
+    case 'values': {
+      const { anyOf } = tree;
+      const condition = anyOf.length === 1 ? anyOf[0].sql : `(${anyOf.map((option) => `(${option.sql})`).join(' OR ')})`;
       return {
-        sql: `r.seq IN (SELECT v.seq FROM inventory_value v WHERE ${dialect.valuePath('v')} AND ${tree.predicate.sql})`,
-        params: [family, tree.path, ...tree.predicate.params],
+        sql: `r.seq IN (${dialect.valueSeqs(condition)})`,
+        params: [family, tree.path, ...anyOf.flatMap((option) => option.params)],
       };
+    }
     case 'ids':
       return tree.predicate;
     case 'and':
@@ -104,7 +107,7 @@ class WhereCompiler {
       case 'exists':
         return isRecordId(condition.path)
           ? { tree: ALL, exact: true }
-          : this.valueMatch(condition.path, { sql: "v.kind <> 'z'", params: [] });
+          : this.valueMatch(condition.path, [{ sql: "v.kind <> 'z'", params: [] }]);
       case 'in':
         return this.compileIn(condition.path, condition.values);
       case 'compare':
@@ -115,7 +118,7 @@ class WhereCompiler {
         if (condition.op === 'reg_exp') return this.approximate(condition.path);
         const column = isRecordId(condition.path) ? 'r.id' : 'v.text';
         const match = this.dialect.wildcard(column, condition.pattern);
-        return isRecordId(condition.path) ? idMatch(match) : this.valueMatch(condition.path, match);
+        return isRecordId(condition.path) ? idMatch(match) : this.valueMatch(condition.path, [match]);
       }
     }
   }
@@ -153,10 +156,7 @@ class WhereCompiler {
     }
     if (matchesNull) options.push({ sql: "v.kind = 'z'", params: [] });
     if (options.length === 0) return MATCH_NONE();
-    return this.valueMatch(path, {
-      sql: options.length === 1 ? options[0].sql : `(${options.map((option) => option.sql).join(' OR ')})`,
-      params: options.flatMap((option) => option.params),
-    });
+    return this.valueMatch(path, options);
   }
 
   /** Numbers compare numerically with numbers; everything else compares as text. */
@@ -165,26 +165,27 @@ class WhereCompiler {
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     const indexed = this.dialect.indexText(text);
     if (isRecordId(path)) return idMatch({ sql: `r.id ${operator} ?`, params: [indexed] });
-    if (typeof value === 'string') return this.valueMatch(path, { sql: `v.text ${operator} ?`, params: [indexed] });
-    return this.valueMatch(path, {
-      sql: `(v.num ${operator} ? OR (v.kind IN ('s', 'b') AND v.text ${operator} ?))`,
-      params: [value, indexed],
-    });
+    if (typeof value === 'string') return this.valueMatch(path, [{ sql: `v.text ${operator} ?`, params: [indexed] }]);
+    return this.valueMatch(path, [
+      { sql: `v.num ${operator} ?`, params: [value] },
+      { sql: `v.kind IN ('s', 'b') AND v.text ${operator} ?`, params: [indexed] },
+    ]);
   }
 
   /** Candidates for what SQL cannot decide: records that have some value at the path. */
   private approximate(path: FieldPath): CompiledTree {
     if (isRecordId(path)) return MATCH_ALL;
-    return { ...this.valueMatch(path, { sql: "v.kind <> 'z'", params: [] }), exact: false };
+    return { ...this.valueMatch(path, [{ sql: "v.kind <> 'z'", params: [] }]), exact: false };
   }
 
-  private valueMatch(path: FieldPath, predicate: SqlFragment): CompiledTree {
+  /** Records with a value at `path` that passes any of `anyOf`, each a condition one index can answer. */
+  private valueMatch(path: FieldPath, anyOf: SqlFragment[]): CompiledTree {
     // A path the family does not index (or an over-long one) has no rows, or, in a database
     // written under an earlier declaration, rows for some records only: SQL must not decide on
     // it at all, so it restricts nothing and the evaluator decides on every record. `not` of
     // such a part is MATCH_ALL as well (see above), never a negated superset.
     if (!this.index.covers(path)) return MATCH_ALL;
-    return { tree: { kind: 'values', path: path.join('.'), predicate }, exact: true };
+    return { tree: { kind: 'values', path: path.join('.'), anyOf }, exact: true };
   }
 }
 

@@ -1,0 +1,130 @@
+import Database from 'better-sqlite3';
+import { ENDLESS_SLICE } from '../core/query/query-budget';
+import { JsonObject } from '../core/query/query.types';
+import { PlanAnswer, PlanStep } from './plan-step';
+import { SeqSet } from './seq-set';
+import { evaluateSeqTree, leafSql, NARROWING_LIMIT } from './seq-tree-plan';
+import { sqliteDialect } from './sql-dialect';
+import { SqliteRecordStore } from './sqlite-record.store';
+import { Clause, createDatabase, expectedIds, insertAll, op, parseWhere } from './store.fixtures';
+import { ValueIndex } from './value-index';
+import { compileWhereTree, SeqTree } from './where-compiler';
+
+const FAMILY = 'event';
+/** More records than NARROWING_LIMIT, so that a leaf can let more through than an `and` narrows to. */
+const COUNT = NARROWING_LIMIT + 2_000;
+const second = (i: number) =>
+  `2026-11-21T${String(Math.floor(i / 3600) % 24).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`;
+const DOCS: JsonObject[] = Array.from({ length: COUNT }, (_, i) => ({
+  id: `e${i}`,
+  timestamp: second(i),
+  bytes: (i * 7919) % 100_000,
+  // Numbers, their text and booleans at one path: what an `in` of several kinds looks for.
+  packets: i % 3 === 0 ? i % 50 : i % 3 === 1 ? String(i % 50) : i % 2 === 0,
+  tags: ['bench', `t${i % 40}`],
+}));
+
+const LEAVES: [string, Clause][] = [
+  ['a numeric range', op('gt', 'bytes', 99_000)],
+  ['an in of a text and a number', { in: { target: 'packets', expr: ['7', 9] } }],
+  ['an equality on a number, as text', op('equals', 'packets', '7')],
+  ['an in of a number and a boolean', { in: { target: 'packets', expr: [7, true] } }],
+  ['a range on text', op('lt', 'timestamp', '2026-11-21T00:00:09Z')],
+  ['a wildcard', op('wildcard', 'tags', 't1*')],
+];
+
+function leafOf(clause: Clause): Extract<SeqTree, { kind: 'values' }> {
+  const { tree } = compileWhereTree(parseWhere(clause), ValueIndex.EVERY_PATH, sqliteDialect);
+  if (tree.kind !== 'values') throw new Error(`not one value leaf: ${tree.kind}`);
+  return tree;
+}
+
+/** Runs the plan's statements, recording each with the number of rows it returned. */
+function evaluate(db: Database.Database, where: Clause): { found: SeqSet; statements: { sql: string; rows: number }[] } {
+  const { tree } = compileWhereTree(parseWhere(where), ValueIndex.EVERY_PATH, sqliteDialect);
+  const statements: { sql: string; rows: number }[] = [];
+  const plan = evaluateSeqTree(tree, FAMILY, ENDLESS_SLICE);
+  let answer: PlanAnswer;
+  for (;;) {
+    const step = plan.next(answer);
+    if (step.done) return { found: step.value, statements };
+    answer = undefined;
+    const planned: PlanStep = step.value;
+    if (planned.kind === 'seqs') {
+      const found = db
+        .prepare(planned.sql.sql)
+        .pluck()
+        .all(...planned.sql.params) as number[];
+      statements.push({ sql: planned.sql.sql, rows: found.length });
+      answer = found;
+    }
+  }
+}
+
+describe('where leaves on SQLite', () => {
+  let db: Database.Database;
+  let seqOf: Map<number, string>;
+
+  beforeAll(async () => {
+    db = createDatabase();
+    await insertAll(new SqliteRecordStore(db), FAMILY, DOCS);
+    seqOf = new Map(
+      (db.prepare('SELECT seq, id FROM inventory_record').all() as { seq: number; id: string }[]).map((row) => [row.seq, row.id]),
+    );
+  });
+  afterAll(() => db.close());
+
+  const idsOf = (found: SeqSet) =>
+    [...found.seqs].map((seq) => seqOf.get(seq) as string).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+
+  const planOf = ({ sql, params }: { sql: string; params: unknown[] }) =>
+    (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
+      .map((row) => row.detail)
+      .filter((detail) => / v\b/.test(detail));
+
+  // Before: `v.num > ? OR (v.kind IN ('s', 'b') AND v.text > ?)` under a scalar subquery for
+  // the path's key scanned every value row of the database; an `in` of a text and a number
+  // searched by the path's key alone, so read every value of its path.
+  it.each(LEAVES)('%s searches an index by its value, never scans the value rows', (_name, clause) => {
+    const plan = planOf(leafSql(leafOf(clause), FAMILY, undefined));
+    expect(plan).not.toHaveLength(0);
+    for (const detail of plan)
+      expect(detail).toMatch(/^SEARCH v USING (COVERING )?INDEX inventory_value_(num|text) \(path_key=\? AND (num|text)[<>=]/);
+  });
+
+  it.each(LEAVES)('%s within candidates probes each one by its sequence number', (_name, clause) => {
+    const plan = planOf(leafSql(leafOf(clause), FAMILY, [1, 2, 3]));
+    expect(plan).not.toHaveLength(0);
+    for (const detail of plan) expect(detail).toMatch(/^SEARCH v USING INDEX inventory_value_seq \(seq=\? AND path_key=\?\)/);
+  });
+
+  it('exists reads every value of its path, and no other', () => {
+    const plan = planOf(leafSql(leafOf({ exists: { target: 'tags' } }), FAMILY, undefined));
+    expect(plan).toEqual([expect.stringMatching(/^SEARCH v USING INDEX inventory_value_(num|text) \(path_key=\?\)/)]);
+  });
+
+  it.each([...LEAVES, ['exists', { exists: { target: 'tags' } }] as [string, Clause]])(
+    '%s lets through what the evaluator matches',
+    (_name, clause) => {
+      const { found } = evaluate(db, clause);
+      expect(idsOf(found)).toEqual(expectedIds(DOCS, parseWhere(clause)));
+    },
+  );
+
+  it('an `and` whose first leaf lets most records through starts from the leaf that lets few through', () => {
+    // A time window: its lower bound alone lets every record but 100 through.
+    const window = { and: [op('gte', 'timestamp', second(100)), op('lt', 'timestamp', second(130))] };
+    const { found, statements } = evaluate(db, window);
+    expect(idsOf(found)).toEqual(expectedIds(DOCS, parseWhere(window)));
+    expect(found.seqs.size).toBe(30);
+    // Before: the lower bound's statement returned all 11,900 of its records.
+    expect(Math.max(...statements.map((statement) => statement.rows))).toBeLessThanOrEqual(NARROWING_LIMIT + 1);
+  });
+
+  it('an `and` of leaves that each let many through is still exact', () => {
+    const broad = { and: [op('gte', 'timestamp', second(10)), op('gte', 'bytes', 100), { not: op('equals', 'tags', 't3') }] };
+    const { found } = evaluate(db, broad);
+    expect(found.seqs.size).toBeGreaterThan(NARROWING_LIMIT);
+    expect(idsOf(found)).toEqual(expectedIds(DOCS, parseWhere(broad)));
+  });
+});

@@ -6,7 +6,7 @@ import { SeqSet } from './seq-set';
 import { evaluateSeqTree, leafSql, NARROWING_LIMIT } from './seq-tree-plan';
 import { sqliteDialect } from './sql-dialect';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { Clause, createDatabase, expectedIds, insertAll, op, parseWhere } from './store.fixtures';
+import { Clause, createDatabase, expectedIds, insertAll, op, parseWhere, readIds } from './store.fixtures';
 import { ValueIndex } from './value-index';
 import { compileWhereTree, SeqTree } from './where-compiler';
 
@@ -110,6 +110,21 @@ describe('where leaves on SQLite', () => {
       expect(idsOf(found)).toEqual(expectedIds(DOCS, parseWhere(clause)));
     },
   );
+
+  it('a reg_exp with a literal prefix looks only at texts starting with it, and the read stays exact', async () => {
+    const clause = op('reg_exp', 'timestamp', '2026-11-21T00:01:[0-5]5Z');
+    const { tree, exact } = compileWhereTree(parseWhere(clause), ValueIndex.EVERY_PATH, sqliteDialect);
+    expect(exact).toBe(false);
+    const plan = planOf(leafSql(tree as Extract<SeqTree, { kind: 'values' }>, FAMILY, undefined));
+    expect(plan).toEqual([
+      expect.stringMatching(/^SEARCH v USING (COVERING )?INDEX inventory_value_text \(path_key=\? AND text>\? AND text<\?\)/),
+    ]);
+    // Before: every record with a timestamp was a candidate.
+    expect(evaluate(db, clause).found.seqs.size).toBe(60);
+    const read = await readIds(new SqliteRecordStore(db), { family: FAMILY, where: parseWhere(clause) });
+    expect(read).toEqual(expectedIds(DOCS, parseWhere(clause)));
+    expect(read).toHaveLength(6);
+  });
 
   it('an `and` whose first leaf lets most records through starts from the leaf that lets few through', () => {
     // A time window: its lower bound alone lets every record but 100 through.

@@ -10,6 +10,11 @@ export interface SqlDialect {
   readonly name: 'sqlite' | 'postgres';
   /** A whole-value wildcard match (`*` any run, `?` one character), case-sensitive. */
   wildcard(column: string, pattern: string): SqlFragment;
+  /**
+   * `v.text` starting with `prefix` (not empty), as a range the text index answers; undefined
+   * where the index cannot (PostgreSQL's holds the texts' first 200 characters).
+   */
+  textStartingWith(prefix: string): SqlFragment | undefined;
   /** `v.text` equal to one of `texts`, written so that it uses the dialect's text index. */
   textIn(texts: readonly string[]): SqlFragment;
   /** `column` equal to one of `values` (all texts or all numbers; at least one). */
@@ -49,6 +54,7 @@ export interface SqlFragment {
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   wildcard: sqliteWildcard,
+  textStartingWith: (prefix) => startingWith('v.text', prefix),
   textIn: (texts) => sqliteOneOf('v.text', texts),
   oneOf: (column, values) => sqliteOneOf(column, values),
   indexText: (text) => text,
@@ -82,9 +88,15 @@ function sqliteWildcard(column: string, pattern: string): SqlFragment {
   const match = `(CASE WHEN instr(${column}, char(0)) = 0 THEN ${column} GLOB ? ELSE ${SQLITE_WILDCARD_FUNCTION}(${column}, ?) END)`;
   const prefix = /^[^*?]*/.exec(pattern)![0];
   if (prefix === '') return { sql: match, params: [glob, pattern] };
+  const range = startingWith(column, prefix);
+  return { sql: `(${range.sql} AND ${match})`, params: [...range.params, glob, pattern] };
+}
+
+/** `column` starting with `prefix`, as a range an index on it answers (SQLite's texts compare bytewise). */
+function startingWith(column: string, prefix: string): SqlFragment {
   const above = successor(prefix);
-  if (above === undefined) return { sql: `(${column} >= ? AND ${match})`, params: [prefix, glob, pattern] };
-  return { sql: `(${column} >= ? AND ${column} < ? AND ${match})`, params: [prefix, above, glob, pattern] };
+  if (above === undefined) return { sql: `${column} >= ?`, params: [prefix] };
+  return { sql: `${column} >= ? AND ${column} < ?`, params: [prefix, above] };
 }
 
 /** The first text above every text that starts with `prefix`, in code point order (none past U+10FFFF). */
@@ -135,6 +147,7 @@ export const postgresDialect: SqlDialect = {
       postgresEncodedWildcard(pattern),
     ],
   }),
+  textStartingWith: () => undefined,
   textIn: (texts) => {
     const encoded = texts.map(encodePostgresText);
     if (encoded.length === 1)

@@ -1,4 +1,5 @@
 import { Condition, FieldPath, JsonValue } from '../core/query/query.types';
+import { literalPrefix } from '../core/query/pattern-matcher';
 import { SqlDialect, SqlFragment } from './sql-dialect';
 import { ValueIndex } from './value-index';
 
@@ -115,7 +116,7 @@ class WhereCompiler {
           ? this.compileIn(condition.path, [condition.value])
           : this.compileRange(condition.op, condition.path, condition.value as string | number);
       case 'pattern': {
-        if (condition.op === 'reg_exp') return this.approximate(condition.path);
+        if (condition.op === 'reg_exp') return this.approximate(condition.path, literalPrefix(condition.pattern));
         const column = isRecordId(condition.path) ? 'r.id' : 'v.text';
         const match = this.dialect.wildcard(column, condition.pattern);
         return isRecordId(condition.path) ? idMatch(match) : this.valueMatch(condition.path, [match]);
@@ -172,10 +173,15 @@ class WhereCompiler {
     ]);
   }
 
-  /** Candidates for what SQL cannot decide: records that have some value at the path. */
-  private approximate(path: FieldPath): CompiledTree {
+  /**
+   * Candidates for what SQL cannot decide: records that have some value at the path, or a text
+   * there starting with `prefix` where the index can tell (a `reg_exp` on 100k events that
+   * every record's value had to pass through the evaluator: 550-590 ms).
+   */
+  private approximate(path: FieldPath, prefix = ''): CompiledTree {
     if (isRecordId(path)) return MATCH_ALL;
-    return { ...this.valueMatch(path, [{ sql: "v.kind <> 'z'", params: [] }]), exact: false };
+    const starting = prefix === '' ? undefined : this.dialect.textStartingWith(prefix);
+    return { ...this.valueMatch(path, [starting ?? { sql: "v.kind <> 'z'", params: [] }]), exact: false };
   }
 
   /** Records with a value at `path` that passes any of `anyOf`, each a condition one index can answer. */

@@ -33,6 +33,25 @@ export function regExpMatcher(pattern: string): PatternMatcher {
   return (text) => program.matches(text);
 }
 
+/**
+ * Text that every value a `reg_exp` pattern matches begins with (the pattern covers the whole
+ * value), so that an index of texts can narrow the candidates; '' when the pattern does not
+ * tell. Only plain characters count, up to the first character RE2 gives a meaning: one that a
+ * quantifier follows may be absent, and an alternation anywhere (or a leading group, which is
+ * also where flags like `(?i)` go) leaves nothing certain.
+ */
+export function literalPrefix(pattern: string): string {
+  if (pattern.includes('|')) return '';
+  const characters = Array.from(pattern);
+  let length = 0;
+  while (length < characters.length && !REGEXP_SYNTAX.has(characters[length])) length++;
+  if (length < characters.length && QUANTIFIERS.has(characters[length])) length--;
+  return characters.slice(0, Math.max(0, length)).join('');
+}
+
+const REGEXP_SYNTAX = new Set(['\\', '.', '[', ']', '(', ')', '{', '}', '*', '+', '?', '|', '^', '$']);
+const QUANTIFIERS = new Set(['*', '+', '?', '{']);
+
 /** `*` is any run, `?` one character; the pattern must cover the whole value. */
 export function wildcardMatcher(pattern: string): PatternMatcher {
   return regExpMatcher(wildcardToRegExp(pattern));

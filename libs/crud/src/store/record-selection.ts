@@ -181,7 +181,7 @@ export class RecordSelection {
       const pick = term.descending ? 'MAX' : 'MIN';
       for (const column of ['num', 'text']) {
         terms.push(
-          `(SELECT ${pick}(v.${column}) FROM inventory_value v WHERE v.seq = r.seq AND ${this.dialect.valuePath('v')}) ${direction} NULLS LAST`,
+          `(SELECT ${pick}(v.${column}) FROM ${this.dialect.valueRowsOfRecord} WHERE v.seq = r.seq AND ${this.dialect.valuePath('v')}) ${direction} NULLS LAST`,
         );
         params.push(this.spec.family, term.path.join('.'));
       }

@@ -39,6 +39,8 @@ export interface SqlDialect {
    * PostgreSQL runs beside the event loop, and the query budget cancels it.
    */
   readonly sqlOrderTerms: number;
+  /** The value rows `v` of one record (`v.seq = r.seq`), as the FROM of a correlated subquery that orders by them. */
+  readonly valueRowsOfRecord: string;
 }
 
 export interface SqlFragment {
@@ -62,6 +64,11 @@ export const sqliteDialect: SqlDialect = {
   valueSeqs: (predicate) =>
     `SELECT v.seq FROM inventory_value_path k CROSS JOIN inventory_value v WHERE ${SQLITE_KEYED_PATH} AND ${predicate}`,
   sqlOrderTerms: 1,
+  // Left to itself, SQLite answers MAX(v.text) of one record by walking the path's text index
+  // from its end until it meets the record (the MIN/MAX optimization): a scan of the path per
+  // candidate. Ordering 20k events by timestamp took 9.5-10.7 s; the (seq, path_key) index
+  // finds the record's rows directly.
+  valueRowsOfRecord: 'inventory_value v INDEXED BY inventory_value_seq',
 };
 
 /**
@@ -170,6 +177,7 @@ export const postgresDialect: SqlDialect = {
   valuePath: (alias) => `${alias}.family = ? AND ${alias}.path = ?`,
   valueSeqs: (predicate) => `SELECT v.seq FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${predicate}`,
   sqlOrderTerms: Number.MAX_SAFE_INTEGER,
+  valueRowsOfRecord: 'inventory_value v',
 };
 
 /** A wildcard as a PostgreSQL regular expression over encoded text, where a character may take two. */

@@ -25,7 +25,12 @@ export const MEMORY_ORDER_PASS_SIZE = 50_000;
  */
 export function* selectionPlan(selection: RecordSelection, purpose: 'read' | 'delete', passSize = MEMORY_ORDER_PASS_SIZE): SelectionPlan {
   yield* checkPatterns(selection);
-  if (selection.tree) selection.narrowTo(yield* evaluateSeqTree(selection.tree, selection.spec.family, selection.clock));
+  if (selection.tree) {
+    // A read in arrival order that SQL decides needs only the matches up to its window's end.
+    const { order, offset, count } = selection.spec;
+    const firstOnly = purpose === 'read' && order.length === 0 && selection.windowInSql && count !== undefined ? offset + count : undefined;
+    selection.narrowTo(yield* evaluateSeqTree(selection.tree, selection.spec.family, selection.clock, firstOnly));
+  }
   if (!selection.orderInSql) return yield* memoryOrdered(selection, passSize);
   if (purpose === 'read' && selection.pagesBySeq) {
     return yield* selection.spec.id === undefined ? arrivalPages(selection) : recordById(selection);

@@ -9,6 +9,7 @@ import { SqliteRecordStore } from './sqlite-record.store';
 import { Clause, createDatabase, expectedIds, insertAll, op, parseWhere, readIds } from './store.fixtures';
 import { ValueIndex } from './value-index';
 import { RecordSelection } from './record-selection';
+import { selectionPlan } from './selection-plan';
 import { parseRecordQuery } from '../core/query/query-parser';
 import { compileWhereTree, SeqTree } from './where-compiler';
 
@@ -165,5 +166,59 @@ describe('where leaves on SQLite', () => {
     const plan = planOf(selection.firstRows(10));
     expect(plan).toHaveLength(2);
     for (const detail of plan) expect(detail).toMatch(/^SEARCH v USING INDEX inventory_value_seq \(seq=\? AND path_key=\?\)/);
+  });
+
+  describe('a read in arrival order with a window', () => {
+    const DUPLICATES: JsonObject[] = Array.from({ length: 40 }, (_, i) => ({
+      id: `d${i}`,
+      tags: i % 2 === 0 ? ['a', 'a'] : ['b'],
+      n: i % 4 === 0 ? 7 : '7',
+    }));
+    beforeAll(async () => {
+      await insertAll(new SqliteRecordStore(db), 'dup', DUPLICATES);
+    });
+
+    it.each([
+      [FAMILY, op('equals', 'tags', 't7'), 0, 10],
+      [FAMILY, op('equals', 'tags', 't7'), 250, 10],
+      [FAMILY, op('equals', 'tags', 't7'), 295, 10],
+      [FAMILY, op('gt', 'bytes', 50_000), 0, 10],
+      ['dup', op('equals', 'tags', 'a'), 0, 5],
+      ['dup', op('equals', 'tags', 'a'), 3, 5],
+      ['dup', { in: { target: 'n', expr: [7, '7'] } }, 2, 12],
+    ])('of %s %j from %d, %d records: the window of the whole result', async (family, clause, offset, count) => {
+      const where = parseWhere(clause);
+      const docs = family === FAMILY ? DOCS : DUPLICATES;
+      const read = await readIds(new SqliteRecordStore(db), { family, where, offset, count });
+      expect(read).toEqual(expectedIds(docs, where).slice(offset, offset + count));
+      expect(read.length).toBeGreaterThan(0);
+    });
+
+    it('asks SQL for no more matches than the window ends at', () => {
+      const selection = new RecordSelection(
+        {
+          family: FAMILY,
+          valueIndex: ValueIndex.EVERY_PATH,
+          where: parseWhere(op('equals', 'tags', 't7')),
+          order: [],
+          offset: 20,
+          count: 10,
+        },
+        sqliteDialect,
+      );
+      const plan = selectionPlan(selection, 'read');
+      const returned: number[] = [];
+      let answer: PlanAnswer;
+      for (let step = plan.next(); !step.done; step = plan.next(answer)) {
+        answer = undefined;
+        if (step.value.kind === 'seqs' || step.value.kind === 'rows') {
+          const statement = db.prepare(step.value.sql.sql);
+          answer = (step.value.kind === 'seqs' ? statement.pluck() : statement).all(...step.value.sql.params) as PlanAnswer;
+          returned.push((answer as unknown[]).length);
+        }
+      }
+      // Before: the leaf's statement returned all 300 records holding t7.
+      expect(Math.max(...returned)).toBe(30);
+    });
   });
 });

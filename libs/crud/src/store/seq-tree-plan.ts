@@ -17,8 +17,22 @@ export const NARROWING_LIMIT = 10_000;
  * seconds (3.8 s on 100k events); a leaf alone costs ~20-120 ms there, and other requests get
  * in between leaves.
  */
-export function* evaluateSeqTree(tree: SeqTree, family: string, clock: SliceClock): PlanPart<SeqSet> {
+export function* evaluateSeqTree(tree: SeqTree, family: string, clock: SliceClock, firstOnly?: number): PlanPart<SeqSet> {
+  if (firstOnly !== undefined && (tree.kind === 'values' || tree.kind === 'ids')) {
+    return new SeqSet(new Set(yield* seqs(firstInArrivalOrder(leafSql(tree, family, undefined), firstOnly))), false);
+  }
   return yield* evaluate(tree, family, clock, undefined);
+}
+
+/**
+ * The first `count` records a leaf lets through, in arrival order, for a read that wants no
+ * more: an equality walks its index in that order and stops there. Materializing every match
+ * first cost 20k sequence numbers for `severity == "error"` on 100k events (the first ten:
+ * 5.3-6.2 ms as a whole read). DISTINCT: a list can hold one value twice, and a leaf's
+ * conditions are several SELECTs.
+ */
+function firstInArrivalOrder(fragment: SqlFragment, count: number): SqlFragment {
+  return { sql: `SELECT DISTINCT seq FROM (${fragment.sql}) ORDER BY seq LIMIT ?`, params: [...fragment.params, count] };
 }
 
 function* evaluate(tree: SeqTree, family: string, clock: SliceClock, within: number[] | undefined): PlanPart<SeqSet> {

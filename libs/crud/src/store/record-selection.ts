@@ -115,6 +115,11 @@ export class RecordSelection {
     return valueTerms.length <= this.dialect.sqlOrderTerms && valueTerms.every((term) => this.spec.valueIndex.covers(term.path));
   }
 
+  /** Whether the order may come from walking a value path's index (`topByIndex`, SQLite's). */
+  get walksIndexForOrder(): boolean {
+    return this.dialect.name === 'sqlite' && this.windowInSql && this.spec.order.length === 1 && !isRecordId(this.spec.order[0].path);
+  }
+
   /** Offset and count go into SQL only when SQL alone decides what matches. */
   get windowInSql(): boolean {
     return !this.residual;

@@ -6,6 +6,7 @@ import { filtered, PAUSE, PlanAnswer, PlanPart, PlanStep, pausing, rows, seqs } 
 import { inSeqOrder, RecordSelection, RowWindow, StoredRow } from './record-selection';
 import { READ_PAGE_SIZE } from './record-store';
 import { evaluateSeqTree } from './seq-tree-plan';
+import { topByIndex } from './sqlite-top-by-index';
 
 export type { PlanAnswer, PlanStep } from './plan-step';
 export type SelectionPlan = Generator<PlanStep, void, PlanAnswer>;
@@ -42,6 +43,10 @@ export function* selectionPlan(selection: RecordSelection, purpose: 'read' | 'de
     const { offset, count } = selection.spec;
     const slice = selection.windowInSql ? listed.slice(offset, count === undefined ? undefined : offset + count) : listed;
     return yield* fetchInOrder(slice, window);
+  }
+  if (purpose === 'read' && selection.walksIndexForOrder) {
+    const top = yield* topByIndex(selection);
+    if (top) return yield* fetchInOrder(top.slice(selection.spec.offset));
   }
   if (selection.windowInSql && (yield* smallResult(selection))) return;
   const candidates = yield* seqs(selection.candidateSeqs());

@@ -69,6 +69,17 @@ if (kinds.length === 0) {
     expect(text).not.toMatch(/Seq Scan/);
   });
 
+  // The text index holds left(text, 200): a range on the whole text alone read every entry of
+  // its path. Before: a bitmap scan of the path's entries, no condition on the text.
+  it.each([
+    ['a range on text', { where: { gte: { target: 'source', expr: '10.99.99.' } } }],
+    ['a numeric range (numbers, and texts that read as them)', { where: { gt: { target: 'timestamp', expr: 1_763_799_990 } } }],
+  ])('%s bounds the text index by its prefix', async (_label, query) => {
+    const text = await plan(query);
+    // Which join PostgreSQL picks around it follows its row estimates; the bound is what changed.
+    expect(text).toMatch(/Index Cond: .*"?left"?\(text, 200\) [<>]= /);
+  });
+
   it('keeps only the declared paths in the value table', async () => {
     const paths = await dataSource.query("SELECT DISTINCT path FROM inventory_value WHERE family = 'event' ORDER BY path");
     expect(paths.map((row: { path: string }) => row.path)).toEqual(['source', 'timestamp']);

@@ -15,6 +15,8 @@ export interface SqlDialect {
    * where the index cannot (PostgreSQL's holds the texts' first 200 characters).
    */
   textStartingWith(prefix: string): SqlFragment | undefined;
+  /** `v.text` compared with a text (already in the index's form), written so that the text index answers the range. */
+  textCompared(operator: '<' | '<=' | '>' | '>=', text: string): SqlFragment;
   /** `v.text` equal to one of `texts`, written so that it uses the dialect's text index. */
   textIn(texts: readonly string[]): SqlFragment;
   /** `column` equal to one of `values` (all texts or all numbers; at least one). */
@@ -57,6 +59,7 @@ export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   wildcard: sqliteWildcard,
   textStartingWith: (prefix) => startingWith('v.text', prefix),
+  textCompared: (operator, text) => ({ sql: `v.text ${operator} ?`, params: [text] }),
   textIn: (texts) => sqliteOneOf('v.text', texts),
   oneOf: (column, values) => sqliteOneOf(column, values),
   indexText: (text) => text,
@@ -154,7 +157,14 @@ export const postgresDialect: SqlDialect = {
       postgresEncodedWildcard(pattern),
     ],
   }),
-  textStartingWith: () => undefined,
+  textStartingWith: (prefix) => {
+    const above = successor(encodePostgresText(prefix));
+    const from = postgresTextCompared('>=', encodePostgresText(prefix));
+    if (above === undefined) return from;
+    const to = postgresTextCompared('<', above);
+    return { sql: `${from.sql} AND ${to.sql}`, params: [...from.params, ...to.params] };
+  },
+  textCompared: (operator, text) => postgresTextCompared(operator, text),
   textIn: (texts) => {
     const encoded = texts.map(encodePostgresText);
     if (encoded.length === 1)
@@ -179,6 +189,21 @@ export const postgresDialect: SqlDialect = {
   sqlOrderTerms: Number.MAX_SAFE_INTEGER,
   valueRowsOfRecord: 'inventory_value v',
 };
+
+/**
+ * The index holds `left(text, 200)` (POSTGRES_TEXT_PREFIX), so a range on the whole text alone
+ * reads every entry of the path: a five-second time window on 100k events took 118-208 ms.
+ * Under COLLATE "C" a text at or above a bound has its prefix at or above the bound's prefix
+ * (and below: at or below), so that weaker condition on the prefix is implied, bounds the
+ * index's range, and the whole text's comparison keeps the answer exact.
+ */
+function postgresTextCompared(operator: '<' | '<=' | '>' | '>=', text: string): SqlFragment {
+  const prefixOperator = operator === '<' || operator === '<=' ? '<=' : '>=';
+  return {
+    sql: `(left(v.text, ${POSTGRES_TEXT_PREFIX}) ${prefixOperator} left(?, ${POSTGRES_TEXT_PREFIX}) AND v.text ${operator} ?)`,
+    params: [text, text],
+  };
+}
 
 /** A wildcard as a PostgreSQL regular expression over encoded text, where a character may take two. */
 function postgresEncodedWildcard(pattern: string): string {

@@ -162,14 +162,14 @@ class WhereCompiler {
 
   /** Numbers compare numerically with numbers; everything else compares as text. */
   private compileRange(op: 'lt' | 'lte' | 'gt' | 'gte', path: FieldPath, value: string | number): CompiledTree {
-    const operator = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[op];
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    const indexed = this.dialect.indexText(text);
+    const operator = ({ lt: '<', lte: '<=', gt: '>', gte: '>=' } as const)[op];
+    const indexed = this.dialect.indexText(typeof value === 'string' ? value : JSON.stringify(value));
     if (isRecordId(path)) return idMatch({ sql: `r.id ${operator} ?`, params: [indexed] });
-    if (typeof value === 'string') return this.valueMatch(path, [{ sql: `v.text ${operator} ?`, params: [indexed] }]);
+    const text = this.dialect.textCompared(operator, indexed);
+    if (typeof value === 'string') return this.valueMatch(path, [text]);
     return this.valueMatch(path, [
       { sql: `v.num ${operator} ?`, params: [value] },
-      { sql: `v.kind IN ('s', 'b') AND v.text ${operator} ?`, params: [indexed] },
+      { sql: `v.kind IN ('s', 'b') AND ${text.sql}`, params: text.params },
     ]);
   }
 

@@ -109,6 +109,14 @@ const PATTERNS = [
   'z+q',
   '[^a]*',
   '-?\\d+(?:\\.\\d+)?',
+  // Literal prefixes that narrow candidates through the text index: NUL and U+0001 (encoded on
+  // PostgreSQL), past the 200 characters PostgreSQL's index holds, U+FFFF (its successor is
+  // U+10000, past the UTF-16 surrogates).
+  'x\u0000.*',
+  '\u0001',
+  `${'z'.repeat(205)}.`,
+  'ＡＢ',
+  '\uffff.*',
 ];
 
 const leaf: fc.Arbitrary<Clause> = fc.oneof(

@@ -10,11 +10,6 @@ export interface SqlDialect {
   readonly name: 'sqlite' | 'postgres';
   /** A whole-value wildcard match (`*` any run, `?` one character), case-sensitive. */
   wildcard(column: string, pattern: string): SqlFragment;
-  /**
-   * `v.text` starting with `prefix` (not empty), as a range the text index answers; undefined
-   * where the index cannot (PostgreSQL's holds the texts' first 200 characters).
-   */
-  textStartingWith(prefix: string): SqlFragment | undefined;
   /** `v.text` compared with a text (already in the index's form), written so that the text index answers the range. */
   textCompared(operator: '<' | '<=' | '>' | '>=', text: string): SqlFragment;
   /** `v.text` equal to one of `texts`, written so that it uses the dialect's text index. */
@@ -58,7 +53,6 @@ export interface SqlFragment {
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   wildcard: sqliteWildcard,
-  textStartingWith: (prefix) => startingWith('v.text', prefix),
   textCompared: (operator, text) => ({ sql: `v.text ${operator} ?`, params: [text] }),
   textIn: (texts) => sqliteOneOf('v.text', texts),
   oneOf: (column, values) => sqliteOneOf(column, values),
@@ -98,19 +92,13 @@ function sqliteWildcard(column: string, pattern: string): SqlFragment {
   const match = `(CASE WHEN instr(${column}, char(0)) = 0 THEN ${column} GLOB ? ELSE ${SQLITE_WILDCARD_FUNCTION}(${column}, ?) END)`;
   const prefix = /^[^*?]*/.exec(pattern)![0];
   if (prefix === '') return { sql: match, params: [glob, pattern] };
-  const range = startingWith(column, prefix);
-  return { sql: `(${range.sql} AND ${match})`, params: [...range.params, glob, pattern] };
-}
-
-/** `column` starting with `prefix`, as a range an index on it answers (SQLite's texts compare bytewise). */
-function startingWith(column: string, prefix: string): SqlFragment {
   const above = successor(prefix);
-  if (above === undefined) return { sql: `${column} >= ?`, params: [prefix] };
-  return { sql: `${column} >= ? AND ${column} < ?`, params: [prefix, above] };
+  if (above === undefined) return { sql: `(${column} >= ? AND ${match})`, params: [prefix, glob, pattern] };
+  return { sql: `(${column} >= ? AND ${column} < ? AND ${match})`, params: [prefix, above, glob, pattern] };
 }
 
 /** The first text above every text that starts with `prefix`, in code point order (none past U+10FFFF). */
-function successor(prefix: string): string | undefined {
+export function successor(prefix: string): string | undefined {
   const points = Array.from(prefix, (char) => char.codePointAt(0)!);
   while (points.length > 0) {
     const last = points.pop()!;
@@ -157,13 +145,6 @@ export const postgresDialect: SqlDialect = {
       postgresEncodedWildcard(pattern),
     ],
   }),
-  textStartingWith: (prefix) => {
-    const above = successor(encodePostgresText(prefix));
-    const from = postgresTextCompared('>=', encodePostgresText(prefix));
-    if (above === undefined) return from;
-    const to = postgresTextCompared('<', above);
-    return { sql: `${from.sql} AND ${to.sql}`, params: [...from.params, ...to.params] };
-  },
   textCompared: (operator, text) => postgresTextCompared(operator, text),
   textIn: (texts) => {
     const encoded = texts.map(encodePostgresText);

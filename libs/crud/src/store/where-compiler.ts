@@ -1,6 +1,6 @@
 import { Condition, FieldPath, JsonValue } from '../core/query/query.types';
 import { literalPrefix } from '../core/query/pattern-matcher';
-import { SqlDialect, SqlFragment } from './sql-dialect';
+import { SqlDialect, SqlFragment, successor } from './sql-dialect';
 import { ValueIndex } from './value-index';
 
 export type { SqlFragment } from './sql-dialect';
@@ -175,13 +175,23 @@ class WhereCompiler {
 
   /**
    * Candidates for what SQL cannot decide: records that have some value at the path, or a text
-   * there starting with `prefix` where the index can tell (a `reg_exp` on 100k events that
-   * every record's value had to pass through the evaluator: 550-590 ms).
+   * there starting with `prefix` (a `reg_exp` on 100k events that every record's value had to
+   * pass through the evaluator: 550-590 ms).
    */
   private approximate(path: FieldPath, prefix = ''): CompiledTree {
     if (isRecordId(path)) return MATCH_ALL;
-    const starting = prefix === '' ? undefined : this.dialect.textStartingWith(prefix);
-    return { ...this.valueMatch(path, [starting ?? { sql: "v.kind <> 'z'", params: [] }]), exact: false };
+    const candidates = prefix === '' ? { sql: "v.kind <> 'z'", params: [] } : this.textStartingWith(prefix);
+    return { ...this.valueMatch(path, [candidates]), exact: false };
+  }
+
+  /** `v.text` starting with `prefix`, as a range of the text index (texts compare bytewise in both). */
+  private textStartingWith(prefix: string): SqlFragment {
+    const from = this.dialect.indexText(prefix);
+    const lower = this.dialect.textCompared('>=', from);
+    const above = successor(from);
+    if (above === undefined) return lower;
+    const upper = this.dialect.textCompared('<', above);
+    return { sql: `${lower.sql} AND ${upper.sql}`, params: [...lower.params, ...upper.params] };
   }
 
   /** Records with a value at `path` that passes any of `anyOf`, each a condition one index can answer. */

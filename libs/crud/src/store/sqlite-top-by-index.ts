@@ -1,15 +1,13 @@
 import { PlanPart, rows, seqs } from './plan-step';
 import { RecordSelection } from './record-selection';
 import { NARROWING_LIMIT } from './seq-tree-plan';
-import { SqlFragment } from './sql-dialect';
+import { SqlFragment, sqliteDialect } from './sql-dialect';
 
 /** Windows that end past this many records are sorted as before. */
 export const TOP_BY_INDEX_MOST = 1_000;
 /** Index entries read before giving up (candidates too sparse among them) and sorting as before. */
 export const TOP_BY_INDEX_WALK = 50_000;
 const PAGE = 512;
-
-const KEY = '(SELECT key FROM inventory_value_path WHERE family = ? AND path = ?)';
 
 /**
  * The first `offset + count` records of a read ordered by one value path, found by walking
@@ -31,7 +29,8 @@ export function* topByIndex(selection: RecordSelection): PlanPart<number[] | und
   const { spec } = selection;
   const wanted = spec.offset + (spec.count ?? Number.MAX_SAFE_INTEGER);
   const [term] = spec.order;
-  if (wanted > TOP_BY_INDEX_MOST || spec.order.length !== 1) return undefined;
+  // One order term on a value path, and SQL alone decides what matches (`walksIndexForOrder`).
+  if (wanted > TOP_BY_INDEX_MOST) return undefined;
   const listed = selection.candidateList;
   // Few candidates sort quickly as they are; many are what the walk is for.
   if (listed && listed.length <= NARROWING_LIMIT) return undefined;
@@ -80,7 +79,7 @@ function* rankGroup(group: number[], column: 'num' | 'text', family: string, pat
   const direction = descending ? 'DESC' : 'ASC';
   return yield* seqs({
     sql: `SELECT v.seq FROM json_each(?) j CROSS JOIN inventory_value v INDEXED BY inventory_value_seq
-      WHERE v.seq = j.value AND v.path_key = ${KEY}
+      WHERE v.seq = j.value AND ${sqliteDialect.valuePath('v')}
       GROUP BY v.seq ORDER BY ${descending ? 'MAX' : 'MIN'}(v.text) ${direction} NULLS LAST, v.seq ASC`,
     params: [JSON.stringify(group), family, path],
   });
@@ -109,7 +108,7 @@ class IndexWalk {
     const beyond = this.after ? ` AND (v.${column}, v.seq) ${this.descending ? '<' : '>'} (?, ?)` : '';
     const fragment: SqlFragment = {
       sql: `SELECT v.seq AS seq, v.${column} AS value FROM inventory_value v INDEXED BY inventory_value_${column}
-        WHERE v.path_key = ${KEY} AND v.${column} IS NOT NULL${beyond}
+        WHERE ${sqliteDialect.valuePath('v')} AND v.${column} IS NOT NULL${beyond}
         ORDER BY v.${column} ${direction}, v.seq ${direction} LIMIT ${PAGE}`,
       params: [this.family, this.path, ...(this.after ? [this.after.value, this.after.seq] : [])],
     };

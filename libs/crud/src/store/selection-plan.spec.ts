@@ -7,9 +7,8 @@ import { READ_PAGE_SIZE } from './record-store';
 import { readSelection, readSelectionNow } from './selection-reader';
 import { postgresDialect, sqliteDialect } from './sql-dialect';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { Clause, createDatabase, insertAll, op, readIds } from './store.fixtures';
+import { Clause, createDatabase, insertAll, op, readIds, statementsOn } from './store.fixtures';
 import { ValueIndex } from './value-index';
-import { SqlFragment } from './where-compiler';
 
 /**
  * Ordering by a path the value index does not hold happens in memory, in passes of bounded
@@ -28,20 +27,13 @@ const DOCS: JsonObject[] = Array.from({ length: 2600 }, (_, i) => {
 describe('order in memory, in passes (SQLite)', () => {
   let db: Database.Database;
   let store: SqliteRecordStore;
-  let queries: { rows(fragment: SqlFragment): never[]; seqs(fragment: SqlFragment): number[] };
+  let queries: ReturnType<typeof statementsOn>;
 
   beforeAll(async () => {
     db = createDatabase();
     store = new SqliteRecordStore(db);
     await insertAll(store, 'bulk', DOCS);
-    queries = {
-      rows: (fragment) => db.prepare(fragment.sql).all(...fragment.params) as never[],
-      seqs: (fragment) =>
-        db
-          .prepare(fragment.sql)
-          .pluck()
-          .all(...fragment.params) as number[],
-    };
+    queries = statementsOn(db);
   });
   afterAll(() => db.close());
 

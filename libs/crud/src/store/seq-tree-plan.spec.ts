@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
 import { ENDLESS_SLICE } from '../core/query/query-budget';
 import { JsonObject } from '../core/query/query.types';
-import { PlanAnswer, PlanStep } from './plan-step';
+import { PlanAnswer } from './plan-step';
 import { SeqSet } from './seq-set';
 import { evaluateSeqTree, leafSql, NARROWING_LIMIT } from './seq-tree-plan';
 import { sqliteDialect } from './sql-dialect';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { Clause, createDatabase, expectedIds, insertAll, op, parseWhere, readIds } from './store.fixtures';
+import { Clause, createDatabase, expectedIds, insertAll, op, parseWhere, readIds, statementsOn } from './store.fixtures';
+import { readSelectionNow } from './selection-reader';
 import { ValueIndex } from './value-index';
 import { RecordSelection } from './record-selection';
 import { selectionPlan } from './selection-plan';
@@ -42,25 +43,16 @@ function leafOf(clause: Clause): Extract<SeqTree, { kind: 'values' }> {
   return tree;
 }
 
-/** Runs the plan's statements, recording each with the number of rows it returned. */
+/** Evaluates a where tree's statements on `db`, each recorded with the number of rows it returned. */
 function evaluate(db: Database.Database, where: Clause): { found: SeqSet; statements: { sql: string; rows: number }[] } {
   const { tree } = compileWhereTree(parseWhere(where), ValueIndex.EVERY_PATH, sqliteDialect);
-  const statements: { sql: string; rows: number }[] = [];
+  const queries = statementsOn(db);
   const plan = evaluateSeqTree(tree, FAMILY, ENDLESS_SLICE);
   let answer: PlanAnswer;
   for (;;) {
     const step = plan.next(answer);
-    if (step.done) return { found: step.value, statements };
-    answer = undefined;
-    const planned: PlanStep = step.value;
-    if (planned.kind === 'seqs') {
-      const found = db
-        .prepare(planned.sql.sql)
-        .pluck()
-        .all(...planned.sql.params) as number[];
-      statements.push({ sql: planned.sql.sql, rows: found.length });
-      answer = found;
-    }
+    if (step.done) return { found: step.value, statements: queries.run };
+    answer = step.value.kind === 'seqs' ? queries.seqs(step.value.sql) : undefined;
   }
 }
 
@@ -206,17 +198,9 @@ describe('where leaves on SQLite', () => {
         },
         sqliteDialect,
       );
-      const plan = selectionPlan(selection, 'read');
-      const returned: number[] = [];
-      let answer: PlanAnswer;
-      for (let step = plan.next(); !step.done; step = plan.next(answer)) {
-        answer = undefined;
-        if (step.value.kind === 'seqs' || step.value.kind === 'rows') {
-          const statement = db.prepare(step.value.sql.sql);
-          answer = (step.value.kind === 'seqs' ? statement.pluck() : statement).all(...step.value.sql.params) as PlanAnswer;
-          returned.push((answer as unknown[]).length);
-        }
-      }
+      const queries = statementsOn(db);
+      expect([...readSelectionNow(selectionPlan(selection, 'read'), queries)].flat()).toHaveLength(10);
+      const returned = queries.run.map((statement) => statement.rows);
       // Before: the leaf's statement returned all 300 records holding t7.
       expect(Math.max(...returned)).toBe(30);
     });

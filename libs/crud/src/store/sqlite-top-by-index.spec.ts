@@ -3,13 +3,13 @@ import { parseRecordQuery } from '../core/query/query-parser';
 import { JsonObject } from '../core/query/query.types';
 import { QueryEvaluator } from '../core/query/query-evaluator';
 import { MemoryOrder } from './memory-order';
-import { PlanAnswer } from './plan-step';
 import { RecordSelection } from './record-selection';
 import { selectionPlan } from './selection-plan';
 import { NARROWING_LIMIT } from './seq-tree-plan';
 import { sqliteDialect } from './sql-dialect';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { Clause, createDatabase, insertAll, op } from './store.fixtures';
+import { Clause, createDatabase, insertAll, op, statementsOn } from './store.fixtures';
+import { readSelectionNow } from './selection-reader';
 import { ValueIndex } from './value-index';
 
 /**
@@ -75,21 +75,10 @@ describe('ordering by one value path by walking its index (SQLite)', () => {
   /** The plan's answer, and whether it sorted candidates with ORDER BY (what the walk replaces). */
   const read = (query: Clause, family = 'walk'): { ids: string[]; sorted: boolean } => {
     const parsed = parseRecordQuery(query, { allowSelect: false });
+    const queries = statementsOn(db);
     const plan = selectionPlan(new RecordSelection({ family, valueIndex: ValueIndex.EVERY_PATH, ...parsed }, sqliteDialect), 'read');
-    const ids: string[] = [];
-    let sorted = false;
-    let answer: PlanAnswer;
-    for (let step = plan.next(); !step.done; step = plan.next(answer)) {
-      answer = undefined;
-      const current = step.value;
-      if (current.kind === 'page') ids.push(...current.rows.map((row) => row.id));
-      if (current.kind === 'rows' || current.kind === 'seqs') {
-        if (current.sql.sql.includes('ORDER BY (SELECT')) sorted = true;
-        const statement = db.prepare(current.sql.sql);
-        answer = (current.kind === 'seqs' ? statement.pluck() : statement).all(...current.sql.params) as PlanAnswer;
-      }
-    }
-    return { ids, sorted };
+    const ids = [...readSelectionNow(plan, queries)].flat().map((row) => row.id);
+    return { ids, sorted: queries.run.some((statement) => statement.sql.includes('ORDER BY (SELECT')) };
   };
 
   const WHERES: (Clause | undefined)[] = [undefined, op('gte', 'i', 300), { not: op('equals', 'group', 4) }];

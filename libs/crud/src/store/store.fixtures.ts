@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { parseRecordQuery } from '../core/query/query-parser';
 import { QueryEvaluator } from '../core/query/query-evaluator';
 import { Condition, JsonObject, JsonValue } from '../core/query/query.types';
-import { SelectionSpec } from './record-selection';
+import { SelectionSpec, StoredRow } from './record-selection';
+import { SqlFragment } from './sql-dialect';
 import { SqliteRecordStore } from './sqlite-record.store';
 import { ValueIndex } from './value-index';
 
@@ -272,6 +273,31 @@ export function createDatabase(file = ':memory:'): Database.Database {
     CREATE INDEX inventory_value_seq ON inventory_value (seq, path_key);
   `);
   return db;
+}
+
+/** A plan's statements run on `db` as the SQLite store runs them, each recorded with how many rows it returned. */
+export function statementsOn(db: Database.Database): {
+  rows(fragment: SqlFragment): StoredRow[];
+  seqs(fragment: SqlFragment): number[];
+  run: { sql: string; rows: number }[];
+} {
+  const run: { sql: string; rows: number }[] = [];
+  const record = <T>(fragment: SqlFragment, found: T[]): T[] => {
+    run.push({ sql: fragment.sql, rows: found.length });
+    return found;
+  };
+  return {
+    run,
+    rows: (fragment) => record(fragment, db.prepare(fragment.sql).all(...fragment.params) as StoredRow[]),
+    seqs: (fragment) =>
+      record(
+        fragment,
+        db
+          .prepare(fragment.sql)
+          .pluck()
+          .all(...fragment.params) as number[],
+      ),
+  };
 }
 
 export async function readAll(store: SqliteRecordStore, spec: SelectionSpec): Promise<{ ids: string[]; docs: JsonObject[] }> {

@@ -22,6 +22,7 @@ import { MemoryOrder } from '../libs/crud/src/store/memory-order';
 import { freshDatabase } from './database';
 import { buildService, startService } from './processes';
 import { batchBody, recordJson } from './records';
+import { median } from './statistics';
 
 const RECORDS = Number(process.argv[2] ?? 100_000);
 const REPEATS = 7;
@@ -65,11 +66,6 @@ const SHAPES: [string, Record<string, unknown>][] = [
   ],
   ['a page in the middle (no filter)', { limit: { from: RECORDS / 2, to: RECORDS / 2 + 9 } }],
 ];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 function elapsedMs(since: bigint): number {
   return Number(process.hrtime.bigint() - since) / 1e6;

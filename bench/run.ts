@@ -20,6 +20,7 @@ import { BenchDatabase, freshDatabase } from './database';
 import { buildService, HAS_TASKSET, LoadGenerator, ROOT, Server, startLoadGenerator, startRawServer, startService, TMP } from './processes';
 import type { Measurement, Workload } from './protocol';
 import { BenchResults, Series, toMarkdown } from './report';
+import { median } from './statistics';
 
 const { values: args } = parseArgs({
   options: {
@@ -63,12 +64,6 @@ const TOKEN = sign({ sub: 'bench' }, JWT_SECRET, { algorithm: 'HS256', expiresIn
 const started = Date.now();
 function log(message: string): void {
   process.stdout.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}\n`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 const pct = (n: number | undefined): string => (n === undefined || !Number.isFinite(n) ? '?' : `${n.toFixed(0)} %`);

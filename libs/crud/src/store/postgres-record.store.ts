@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { QueryBudget } from '../core/query/query-budget';
 import { JsonObject } from '../core/query/query.types';
 import { indexedValues } from './indexed-values';
+import { configureSessions } from './postgres-sessions';
 import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import {
   InsertOutcome,
@@ -68,6 +69,7 @@ export class PostgresRecordStore extends RecordStore {
 
   constructor(private readonly pool: Pool) {
     super();
+    configureSessions(pool);
   }
 
   read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
@@ -361,14 +363,23 @@ export class PostgresRecordStore extends RecordStore {
     });
   }
 
+  /**
+   * Then refreshes the value table's statistics: until autovacuum's next ANALYZE, PostgreSQL plans
+   * by statistics taken before the path's rows existed (a number index it believed empty was
+   * chosen for probes that read all 100k of its entries each).
+   */
   async learnedPathReady(family: string, path: string): Promise<LearnedPaths> {
-    return this.transaction(async (client) => {
-      const learned = await this.lockLearned(client, family);
-      if (!learned.building.includes(path)) return learned;
-      const next = withPathReady(learned, path);
+    let built = false;
+    const learned = await this.transaction(async (client) => {
+      const stored = await this.lockLearned(client, family);
+      if (!stored.building.includes(path)) return stored;
+      const next = withPathReady(stored, path);
       await this.writeLearned(client, family, next);
+      built = true;
       return next;
     });
+    if (built) await this.run(this.pool, 'ANALYZE inventory_value', []);
+    return learned;
   }
 
   private async lockLearned(client: PoolClient, family: string): Promise<LearnedPaths> {

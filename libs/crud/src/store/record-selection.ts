@@ -28,22 +28,30 @@ export interface StoredRow {
 }
 
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+const JUNCTIONS = new Set<SeqTree['kind']>(['and', 'or']);
 
 /**
  * The SQL for one selection, in the `?` form both stores share. When the where clause has parts
  * SQL cannot decide, `residual` re-checks candidate rows in memory and the window (offset,
  * count) is applied after it instead of in SQL.
  *
- * On PostgreSQL the where clause is one condition of every statement. On SQLite (`tree` set)
- * the plan first evaluates it a leaf at a time (`evaluateSeqTree`) and then `narrowTo` the
- * records found: statements after that only fetch and order those.
+ * When `tree` is set the plan first evaluates the where clause a leaf at a time
+ * (`evaluateSeqTree`) and then `narrowTo` the records found: statements after that only fetch
+ * and order those. SQLite always does. PostgreSQL does for `and` and `or`, and for a read
+ * ordered by one value path (whose candidates `topByIndex` must know), and otherwise makes the
+ * where clause one condition of every statement: it plans a statement from estimates, and one
+ * set of statistics covers every path's values, so it cannot tell a leaf that lets few records
+ * through from one that lets most through (a five-second time window: a walk of all 100k
+ * records, 170 ms, to find 10), which probing each leaf with a limit does.
  */
 export class RecordSelection {
   readonly residual?: QueryEvaluator;
   /** The where clause as JSON, when its residual check runs in a worker (it has `reg_exp` leaves). */
   readonly residualOffThread?: string;
-  /** The where clause (and the path id) as SQL can tell it, evaluated a leaf at a time (SQLite). */
+  /** The where clause (and the path id) as SQL can tell it, evaluated a leaf at a time. */
   readonly tree?: SeqTree;
+  /** The where clause, when SQL decides it whole as one leaf and there is no path id (both stores). */
+  readonly leaf?: Extract<SeqTree, { kind: 'values' | 'ids' }>;
   readonly clock: SliceClock;
   /** Candidates in arrival order, once narrowed to a known set. */
   candidateList?: readonly number[];
@@ -56,7 +64,7 @@ export class RecordSelection {
 
   constructor(
     readonly spec: SelectionSpec,
-    private readonly dialect: SqlDialect,
+    readonly dialect: SqlDialect,
   ) {
     this.clock = spec.budget ?? ENDLESS_SLICE;
     const clauses = ['r.family = ?'];
@@ -72,12 +80,16 @@ export class RecordSelection {
         this.residual = new QueryEvaluator(spec.where);
         if (QueryEvaluator.regExpPatterns(spec.where).length > 0) this.residualOffThread = JSON.stringify(spec.where);
       }
+      if (compiled.exact && spec.id === undefined && (compiled.tree.kind === 'values' || compiled.tree.kind === 'ids'))
+        this.leaf = compiled.tree;
       const where = whereSql(compiled.tree, spec.family, dialect);
       clauses.push(where.sql);
       params.push(...where.params);
       if (dialect.name === 'sqlite') {
         const byId: SeqTree = { kind: 'ids', predicate: { sql: 'r.id = ?', params: [spec.id] } };
         this.tree = spec.id === undefined ? compiled.tree : { kind: 'and', parts: [byId, compiled.tree] };
+      } else if (spec.id === undefined && (JUNCTIONS.has(compiled.tree.kind) || (compiled.exact && orderedByOneValue(spec.order)))) {
+        this.tree = compiled.tree;
       }
     }
     this.filter = { sql: clauses.join(' AND '), params };
@@ -88,16 +100,14 @@ export class RecordSelection {
   narrowTo(found: SeqSet): void {
     if (found.negated) {
       this.excluded = found.seqs.size > 0 ? found.seqs : undefined;
-      this.filter = this.excluded
-        ? {
-            sql: `${this.paging.sql} AND r.seq NOT IN (SELECT value FROM json_each(?))`,
-            params: [...this.paging.params, JSON.stringify([...this.excluded])],
-          }
+      const outside = this.excluded && this.dialect.seqIn([...this.excluded]);
+      this.filter = outside
+        ? { sql: `${this.paging.sql} AND NOT ${outside.sql}`, params: [...this.paging.params, ...outside.params] }
         : this.paging;
       return;
     }
     this.candidateList = found.sorted();
-    this.filter = { sql: 'r.seq IN (SELECT value FROM json_each(?))', params: [JSON.stringify(this.candidateList)] };
+    this.filter = this.dialect.seqIn(this.candidateList);
   }
 
   /** Arrival order with no value filter reads the (family, seq) index in pages, nothing else. */
@@ -115,9 +125,15 @@ export class RecordSelection {
     return valueTerms.length <= this.dialect.sqlOrderTerms && valueTerms.every((term) => this.spec.valueIndex.covers(term.path));
   }
 
-  /** Whether the order may come from walking a value path's index (`topByIndex`, SQLite's). */
+  /**
+   * Whether the order may come from walking a value path's index (`topByIndex`). The walk tells
+   * candidates by `candidateList` and `excluded` alone, so every restriction must have gone into
+   * them (`tree`): a path id without a where clause did not, and ordered reads of one id had
+   * answered the family's first records instead.
+   */
   get walksIndexForOrder(): boolean {
-    return this.dialect.name === 'sqlite' && this.windowInSql && this.spec.order.length === 1 && !isRecordId(this.spec.order[0].path);
+    const candidatesKnown = this.tree !== undefined || (this.spec.where === undefined && this.spec.id === undefined);
+    return candidatesKnown && this.windowInSql && orderedByOneValue(this.spec.order);
   }
 
   /** Offset and count go into SQL only when SQL alone decides what matches. */
@@ -184,11 +200,10 @@ export class RecordSelection {
         continue;
       }
       const pick = term.descending ? 'MAX' : 'MIN';
+      const values = this.dialect.valuesOfRecord(this.spec.family, term.path.join('.'));
       for (const column of ['num', 'text']) {
-        terms.push(
-          `(SELECT ${pick}(v.${column}) FROM ${this.dialect.valueRowsOfRecord} WHERE v.seq = r.seq AND ${this.dialect.valuePath('v')}) ${direction} NULLS LAST`,
-        );
-        params.push(this.spec.family, term.path.join('.'));
+        terms.push(`(SELECT ${pick}(v.${column}) FROM ${values.sql}) ${direction} NULLS LAST`);
+        params.push(...values.params);
       }
     }
     terms.push('r.seq ASC');
@@ -231,6 +246,10 @@ export class RowWindow {
     }
     return admitted;
   }
+}
+
+function orderedByOneValue(order: readonly OrderTerm[]): boolean {
+  return order.length === 1 && !isRecordId(order[0].path);
 }
 
 /** Rows fetched by `IN (...)` come back in any order; put them back in `seqs` order. */

@@ -120,10 +120,11 @@ describe('order in memory, in passes (SQLite)', () => {
  * candidates taken up front, as before.
  */
 describe('a filtered read of a page or less (PostgreSQL plan)', () => {
+  // Ordered by id: in arrival order, a window takes the leaf's first matches instead (below).
   const spec = (count?: number): SelectionSpec => {
     const limit = count === undefined ? {} : { limit: { from: 0, to: count - 1 } };
     const { select: _select, ...query } = parseRecordQuery(
-      { where: { equals: { target: 'source', expr: '10.0.0.1' } }, ...limit },
+      { where: { equals: { target: 'source', expr: '10.0.0.1' } }, order: [{ target: 'id', mode: 'asc' }], ...limit },
       { allowSelect: false },
     );
     return { family: 'event', valueIndex: ValueIndex.of(['source']), ...query };
@@ -171,5 +172,15 @@ describe('a filtered read of a page or less (PostgreSQL plan)', () => {
     const { kinds } = steps(spec(), READ_PAGE_SIZE + 1);
     expect(kinds.slice(0, 3)).toEqual(['rows', 'seqs', 'rows']);
     expect(kinds.filter((kind) => kind === 'rows')).toHaveLength(3);
+  });
+
+  it('a window in arrival order: the leaf counted, its first matches, then their rows', () => {
+    const { select: _select, ...query } = parseRecordQuery(
+      { where: { equals: { target: 'source', expr: '10.0.0.1' } }, limit: { from: 2, to: 6 } },
+      { allowSelect: false },
+    );
+    const { kinds, pages } = steps({ family: 'event', valueIndex: ValueIndex.of(['source']), ...query }, 30);
+    expect(kinds).toEqual(['seqs', 'seqs', 'rows', 'page']);
+    expect(pages).toEqual([5]);
   });
 });

@@ -6,7 +6,9 @@ import { filtered, PAUSE, PlanAnswer, PlanPart, PlanStep, pausing, rows, seqs } 
 import { inSeqOrder, RecordSelection, RowWindow, StoredRow } from './record-selection';
 import { READ_PAGE_SIZE } from './record-store';
 import { evaluateSeqTree } from './seq-tree-plan';
-import { topByIndex } from './sqlite-top-by-index';
+import { firstInArrivalOrder } from './first-in-arrival-order';
+import { SeqSet } from './seq-set';
+import { topByIndex } from './top-by-index';
 
 export type { PlanAnswer, PlanStep } from './plan-step';
 export type SelectionPlan = Generator<PlanStep, void, PlanAnswer>;
@@ -26,11 +28,16 @@ export const MEMORY_ORDER_PASS_SIZE = 50_000;
  */
 export function* selectionPlan(selection: RecordSelection, purpose: 'read' | 'delete', passSize = MEMORY_ORDER_PASS_SIZE): SelectionPlan {
   yield* checkPatterns(selection);
+  // A read in arrival order that SQL decides needs only the matches up to its window's end.
+  const { order, offset, count, family } = selection.spec;
+  const firstOnly = purpose === 'read' && order.length === 0 && selection.windowInSql && count !== undefined ? offset + count : undefined;
   if (selection.tree) {
-    // A read in arrival order that SQL decides needs only the matches up to its window's end.
-    const { order, offset, count } = selection.spec;
-    const firstOnly = purpose === 'read' && order.length === 0 && selection.windowInSql && count !== undefined ? offset + count : undefined;
-    selection.narrowTo(yield* evaluateSeqTree(selection.tree, selection.spec.family, selection.clock, firstOnly));
+    selection.narrowTo(yield* evaluateSeqTree(selection.tree, { family, clock: selection.clock, dialect: selection.dialect }, firstOnly));
+  } else if (selection.leaf && firstOnly !== undefined) {
+    // PostgreSQL plans a leaf's IN with a window from estimates it cannot have (one statistics
+    // for every path's values): it read all 20k matches of an equality to answer the first ten.
+    const first = yield* firstInArrivalOrder(selection.leaf, family, firstOnly, selection.clock, selection.dialect);
+    selection.narrowTo(new SeqSet(new Set(first), false));
   }
   if (!selection.orderInSql) return yield* memoryOrdered(selection, passSize);
   if (purpose === 'read' && selection.pagesBySeq) {

@@ -55,12 +55,8 @@ export function whereSql(tree: SeqTree, family: string, dialect: SqlDialect): Sq
     case 'none':
       return { sql: '1=0', params: [] };
     case 'values': {
-      const { anyOf } = tree;
-      const condition = anyOf.length === 1 ? anyOf[0].sql : `(${anyOf.map((option) => `(${option.sql})`).join(' OR ')})`;
-      return {
-        sql: `r.seq IN (${dialect.valueSeqs(condition)})`,
-        params: [family, tree.path, ...anyOf.flatMap((option) => option.params)],
-      };
+      const seqs = leafSeqs(tree, family, dialect);
+      return { sql: `r.seq IN (${seqs.sql})`, params: seqs.params };
     }
     case 'ids':
       return tree.predicate;
@@ -77,6 +73,26 @@ export function whereSql(tree: SeqTree, family: string, dialect: SqlDialect): Sq
       return { sql: `NOT ${inner.sql}`, params: inner.params };
     }
   }
+}
+
+/**
+ * `SELECT … seq` of the records of `family` a leaf lets through. A value leaf's conditions are one
+ * SELECT each, under UNION ALL (a record may come twice): each then uses the index of its own
+ * column, where one OR of them did not: SQLite gave an `in` of a text and a number one index on
+ * the path alone (100k events: 170 ms for 111 matches), PostgreSQL a numeric range a bitmap of
+ * two scans that read every value of the path (37 ms for 97 matches).
+ */
+export function leafSeqs(leaf: Extract<SeqTree, { kind: 'values' | 'ids' }>, family: string, dialect: SqlDialect): SqlFragment {
+  if (leaf.kind === 'ids') {
+    return {
+      sql: `SELECT r.seq FROM inventory_record r WHERE r.family = ? AND ${leaf.predicate.sql}`,
+      params: [family, ...leaf.predicate.params],
+    };
+  }
+  return {
+    sql: leaf.anyOf.map((condition) => dialect.valueSeqs(condition.sql)).join(' UNION ALL '),
+    params: leaf.anyOf.flatMap((condition) => [family, leaf.path, ...condition.params]),
+  };
 }
 
 class WhereCompiler {

@@ -51,7 +51,7 @@ const FEW_NUMBERS: JsonObject[] = Array.from({ length: COUNT }, (_, i) => ({
   w: i % 2000 === 7 ? [i % 3, `n${i}`] : `x${(i * 31) % 400}`,
 }));
 
-describe('ordering by one value path by walking its index (SQLite)', () => {
+describe('ordering by one value path by walking its index (SQLite; PostgreSQL in the differential e2e)', () => {
   let db: Database.Database;
 
   beforeAll(async () => {
@@ -98,6 +98,13 @@ describe('ordering by one value path by walking its index (SQLite)', () => {
         expect({ query, sorted: answer.sorted }).toEqual({ query, sorted: false });
       }
     }
+  });
+
+  it('a read of one id ordered by a value path answers that record alone', () => {
+    const parsed = parseRecordQuery({ order: [{ target: 'v', mode: 'desc' }], limit: { from: 0, to: 9 } }, { allowSelect: false });
+    const selection = new RecordSelection({ family: 'walk', valueIndex: ValueIndex.EVERY_PATH, id: 'r17', ...parsed }, sqliteDialect);
+    // Before: the walk took every record of the family for a candidate, and answered ten others.
+    expect([...readSelectionNow(selectionPlan(selection, 'read'), statementsOn(db))].flat().map((row) => row.id)).toEqual(['r17']);
   });
 
   it('falls back to sorting when the window reaches records without a value, and stays exact', () => {

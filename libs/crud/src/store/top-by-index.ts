@@ -1,7 +1,7 @@
 import { PlanPart, rows, seqs } from './plan-step';
 import { RecordSelection } from './record-selection';
 import { NARROWING_LIMIT } from './seq-tree-plan';
-import { SqlFragment, sqliteDialect } from './sql-dialect';
+import { POSTGRES_TEXT_PREFIX, SqlDialect, SqlFragment, sqliteDialect } from './sql-dialect';
 
 /** Windows that end past this many records are sorted as before. */
 export const TOP_BY_INDEX_MOST = 1_000;
@@ -38,7 +38,7 @@ export function* topByIndex(selection: RecordSelection): PlanPart<number[] | und
   const { excluded } = selection;
   const isCandidate = (seq: number) => (listedSet ? listedSet.has(seq) : !excluded?.has(seq));
   const path = term.path.join('.');
-  const walk = new IndexWalk(spec.family, path, term.descending);
+  const walk = new IndexWalk(spec.family, path, term.descending, selection.dialect);
   const ranked: number[] = [];
   const seen = new Set<number>();
   for (const column of ['num', 'text'] as const) {
@@ -50,7 +50,7 @@ export function* topByIndex(selection: RecordSelection): PlanPart<number[] | und
       let ended = page.length < PAGE;
       for (const entry of page) {
         if (group.length > 0 && entry.value !== groupValue) {
-          ranked.push(...(yield* rankGroup(group, column, spec.family, path, term.descending)));
+          ranked.push(...(yield* rankGroup(group, column, spec.family, path, term.descending, selection.dialect)));
           group = [];
           if (ranked.length >= wanted) {
             ended = true;
@@ -66,7 +66,7 @@ export function* topByIndex(selection: RecordSelection): PlanPart<number[] | und
       }
       if (ended) break;
     }
-    if (group.length > 0) ranked.push(...(yield* rankGroup(group, column, spec.family, path, term.descending)));
+    if (group.length > 0) ranked.push(...(yield* rankGroup(group, column, spec.family, path, term.descending, selection.dialect)));
     if (ranked.length >= wanted) return ranked.slice(0, wanted);
   }
   // Every record with a value at the path is ranked; the ones without would follow in arrival order.
@@ -74,14 +74,20 @@ export function* topByIndex(selection: RecordSelection): PlanPart<number[] | und
 }
 
 /** Records of one number: by their largest (smallest) text, then arrival. Of one text: by arrival. */
-function* rankGroup(group: number[], column: 'num' | 'text', family: string, path: string, descending: boolean): PlanPart<number[]> {
+function* rankGroup(
+  group: number[],
+  column: 'num' | 'text',
+  family: string,
+  path: string,
+  descending: boolean,
+  dialect: SqlDialect,
+): PlanPart<number[]> {
   if (column === 'text' || group.length === 1) return [...group].sort((a, b) => a - b);
   const direction = descending ? 'DESC' : 'ASC';
+  const values = dialect.valueSeqsWithin(group, family, path, { sql: '1=1', params: [] });
   return yield* seqs({
-    sql: `SELECT v.seq FROM json_each(?) j CROSS JOIN inventory_value v INDEXED BY inventory_value_seq
-      WHERE v.seq = j.value AND ${sqliteDialect.valuePath('v')}
-      GROUP BY v.seq ORDER BY ${descending ? 'MAX' : 'MIN'}(v.text) ${direction} NULLS LAST, v.seq ASC`,
-    params: [JSON.stringify(group), family, path],
+    sql: `${values.sql} GROUP BY v.seq ORDER BY ${descending ? 'MAX' : 'MIN'}(v.text) ${direction} NULLS LAST, v.seq ASC`,
+    params: values.params,
   });
 }
 
@@ -95,6 +101,7 @@ class IndexWalk {
     private readonly family: string,
     private readonly path: string,
     private readonly descending: boolean,
+    private readonly dialect: SqlDialect,
   ) {}
 
   /** The next page, or undefined past TOP_BY_INDEX_WALK entries. */
@@ -104,17 +111,47 @@ class IndexWalk {
       this.after = undefined;
     }
     if (this.read > TOP_BY_INDEX_WALK) return undefined;
+    const fragment = this.dialect.name === 'sqlite' ? this.sqlitePage(column) : this.postgresPage(column);
+    const page = (yield* rows(fragment)) as unknown as { seq: number; value: unknown }[];
+    this.read += page.length;
+    if (page.length > 0) this.after = page[page.length - 1];
+    return page;
+  }
+
+  private sqlitePage(column: 'num' | 'text'): SqlFragment {
     const direction = this.descending ? 'DESC' : 'ASC';
     const beyond = this.after ? ` AND (v.${column}, v.seq) ${this.descending ? '<' : '>'} (?, ?)` : '';
-    const fragment: SqlFragment = {
+    return {
       sql: `SELECT v.seq AS seq, v.${column} AS value FROM inventory_value v INDEXED BY inventory_value_${column}
         WHERE ${sqliteDialect.valuePath('v')} AND v.${column} IS NOT NULL${beyond}
         ORDER BY v.${column} ${direction}, v.seq ${direction} LIMIT ${PAGE}`,
       params: [this.family, this.path, ...(this.after ? [this.after.value, this.after.seq] : [])],
     };
-    const page = (yield* rows(fragment)) as unknown as { seq: number; value: unknown }[];
-    this.read += page.length;
-    if (page.length > 0) this.after = page[page.length - 1];
-    return page;
+  }
+
+  /**
+   * PostgreSQL's text index holds `left(text, 200)` (POSTGRES_TEXT_PREFIX): texts are walked in
+   * the order of that prefix, which the index gives, and then of the whole text, which PostgreSQL
+   * sorts within each run of one prefix; the bound on the prefix keeps each page a range of the
+   * index.
+   */
+  private postgresPage(column: 'num' | 'text'): SqlFragment {
+    const direction = this.descending ? 'DESC' : 'ASC';
+    const past = this.descending ? '<' : '>';
+    const params: unknown[] = [this.family, this.path];
+    let sql = `SELECT v.seq AS seq, v.${column} AS value FROM inventory_value v WHERE v.family = ? AND v.path = ? AND v.${column} IS NOT NULL`;
+    if (column === 'num') {
+      if (this.after) {
+        sql += ` AND (v.num, v.seq) ${past} (?, ?)`;
+        params.push(this.after.value, this.after.seq);
+      }
+      return { sql: `${sql} ORDER BY v.num ${direction}, v.seq ${direction} LIMIT ${PAGE}`, params };
+    }
+    const prefix = `left(v.text, ${POSTGRES_TEXT_PREFIX})`;
+    if (this.after) {
+      sql += ` AND ${prefix} ${past}= left(?, ${POSTGRES_TEXT_PREFIX}) AND (${prefix}, v.text, v.seq) ${past} (left(?, ${POSTGRES_TEXT_PREFIX}), ?, ?)`;
+      params.push(this.after.value, this.after.value, this.after.value, this.after.seq);
+    }
+    return { sql: `${sql} ORDER BY ${prefix} ${direction}, v.text ${direction}, v.seq ${direction} LIMIT ${PAGE}`, params };
   }
 }

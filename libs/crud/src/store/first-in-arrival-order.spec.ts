@@ -1,0 +1,106 @@
+import Database from 'better-sqlite3';
+import { parseRecordQuery } from '../core/query/query-parser';
+import { JsonObject } from '../core/query/query.types';
+import { QueryEvaluator } from '../core/query/query-evaluator';
+import { BROAD_LEAF, WALK_LIMIT, WALK_STEP } from './first-in-arrival-order';
+import { RecordSelection } from './record-selection';
+import { selectionPlan } from './selection-plan';
+import { readSelectionNow } from './selection-reader';
+import { sqliteDialect } from './sql-dialect';
+import { SqliteRecordStore } from './sqlite-record.store';
+import { Clause, createDatabase, eq, insertAll, op, statementsOn } from './store.fixtures';
+import { ValueIndex } from './value-index';
+
+/**
+ * More records than a walk may cover, so that a broad leaf whose matches come late must give up
+ * walking. `n` grows with arrival (a range on it matches a tail of the family), `m` cycles (a
+ * range on it matches everywhere), `late` is set only on the last records, `tags` lists one
+ * value twice, and another family's records are interleaved with these.
+ */
+const COUNT = WALK_LIMIT + 3 * WALK_STEP;
+const DOCS: JsonObject[] = Array.from({ length: COUNT }, (_, i) => ({
+  id: `r${i}`,
+  n: i,
+  m: i % 100,
+  tags: ['a', 'a', `t${i % 3}`],
+  ...(i >= COUNT - BROAD_LEAF - 10 ? { late: `x${i % 10}` } : {}),
+}));
+const OTHER: JsonObject[] = Array.from({ length: 3_000 }, (_, i) => ({ id: `o${i}`, n: i, m: i % 100 }));
+
+describe('the first records of one broad leaf in arrival order (SQLite)', () => {
+  let db: Database.Database;
+
+  beforeAll(async () => {
+    db = createDatabase();
+    const store = new SqliteRecordStore(db);
+    await insertAll(store, 'other', OTHER.slice(0, 1_500));
+    await insertAll(store, 'walk', DOCS);
+    await insertAll(store, 'other', OTHER.slice(1_500));
+  });
+  afterAll(() => db.close());
+
+  const expected = (query: Clause): string[] => {
+    const parsed = parseRecordQuery(query, { allowSelect: false });
+    const evaluator = new QueryEvaluator(parsed.where!);
+    const matching = DOCS.filter((doc) => evaluator.matches(doc));
+    return matching.slice(parsed.offset, parsed.offset + (parsed.count ?? COUNT)).map((doc) => doc.id as string);
+  };
+
+  /** The plan's answer, and the statements it ran. */
+  const read = (query: Clause): { ids: string[]; run: { sql: string; rows: number }[] } => {
+    const parsed = parseRecordQuery(query, { allowSelect: false });
+    const queries = statementsOn(db);
+    const plan = selectionPlan(
+      new RecordSelection({ family: 'walk', valueIndex: ValueIndex.EVERY_PATH, ...parsed }, sqliteDialect),
+      'read',
+    );
+    return { ids: [...readSelectionNow(plan, queries)].flat().map((row) => row.id), run: queries.run };
+  };
+  const walked = (run: { sql: string }[]) => run.filter((statement) => statement.sql.includes('r.seq >= ?')).length;
+  const sortedAll = (run: { sql: string }[]) => run.some((statement) => statement.sql.startsWith('SELECT DISTINCT seq'));
+
+  it.each<[string, Clause]>([
+    ['a range matching nearly every record', { where: op('gt', 'n', 5), limit: { from: 0, to: 9 } }],
+    ['a range matching everywhere, a window further on', { where: op('lt', 'm', 30), limit: { from: 200, to: 224 } }],
+    ['a common value listed twice in each record', { where: eq('tags', 'a'), limit: { from: 3, to: 12 } }],
+    [
+      'an `in` of a text and a number, both common',
+      { where: { in: { target: 'm', expr: ['1', '2', 3, 4, 5, 6] } }, limit: { from: 0, to: 49 } },
+    ],
+  ])('%s: walks the family in arrival order and stops at the window', (_label, query) => {
+    const { ids, run } = read(query);
+    expect(ids).toEqual(expected(query));
+    expect(walked(run)).toBe(1);
+    expect(sortedAll(run)).toBe(false);
+    // Before: the leaf's one statement returned every match (up to ~90k sequence numbers).
+    expect(Math.max(...run.map((statement) => statement.rows))).toBeLessThanOrEqual(BROAD_LEAF + 1);
+  });
+
+  it('a window past the matches of the first steps walks on until it is full', () => {
+    const query = { where: op('gte', 'n', WALK_STEP * 2 + 5), limit: { from: 0, to: 9 } };
+    const { ids, run } = read(query);
+    expect(ids).toEqual(expected(query));
+    expect(walked(run)).toBe(3);
+  });
+
+  it('matches that only come after the walk limit are sorted instead, exactly', () => {
+    const query = { where: { exists: { target: 'late' } }, limit: { from: 1, to: 20 } };
+    const { ids, run } = read(query);
+    expect(ids).toEqual(expected(query));
+    expect(walked(run)).toBe(WALK_LIMIT / WALK_STEP);
+    expect(sortedAll(run)).toBe(true);
+  });
+
+  it('a leaf with few matches is read once and sorted, with no walk', () => {
+    const query = { where: op('gte', 'n', COUNT - 40), limit: { from: 5, to: 14 } };
+    const { ids, run } = read(query);
+    expect(ids).toEqual(expected(query));
+    expect(walked(run)).toBe(0);
+    expect(sortedAll(run)).toBe(false);
+  });
+
+  it('a window larger than the matches answers them all', () => {
+    const query = { where: op('gte', 'n', COUNT - BROAD_LEAF - 100), limit: { from: 0, to: BROAD_LEAF + 500 } };
+    expect(read(query).ids).toEqual(expected(query));
+  });
+});

@@ -5,7 +5,7 @@ import { filtered, PAUSE, PlanPart, pausing } from './plan-step';
 import { SeqSet } from './seq-set';
 import { marks, SqlDialect } from './sql-dialect';
 import { ValueIndex } from './value-index';
-import { compileWhereTree, isRecordId, SeqTree, SqlFragment, whereSql } from './where-compiler';
+import { compileWhereTree, isRecordId, leafSeqs, SeqTree, SqlFragment, whereSql } from './where-compiler';
 
 /** Which records a read or delete is about: its family, the path `{id}`, and the parsed query. */
 export interface SelectionSpec {
@@ -82,7 +82,10 @@ export class RecordSelection {
       }
       if (compiled.exact && spec.id === undefined && (compiled.tree.kind === 'values' || compiled.tree.kind === 'ids'))
         this.leaf = compiled.tree;
-      const where = whereSql(compiled.tree, spec.family, dialect);
+      const where =
+        this.leaf?.kind === 'values'
+          ? dialect.seqAmong(leafSeqs(this.leaf, spec.family, dialect))
+          : whereSql(compiled.tree, spec.family, dialect);
       clauses.push(where.sql);
       params.push(...where.params);
       if (dialect.name === 'sqlite') {

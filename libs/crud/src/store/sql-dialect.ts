@@ -50,6 +50,8 @@ export interface SqlDialect {
    * only needs to count.
    */
   readonly rowsCrossAConnection: boolean;
+  /** `r.seq` one of the seqs `subquery` selects (its matches, not their complement). */
+  seqAmong(subquery: SqlFragment): SqlFragment;
   /** `r.seq` one of `seqs`, bound as one parameter. */
   seqIn(seqs: readonly number[]): SqlFragment;
   /** The value rows `v` of record `r` at a family's path: `FROM … WHERE …` of a correlated subquery that orders by them. */
@@ -90,6 +92,7 @@ export const sqliteDialect: SqlDialect = {
     params: [JSON.stringify(within), family, ...predicate.params],
   }),
   seqIn: (seqs) => ({ sql: 'r.seq IN (SELECT value FROM json_each(?))', params: [JSON.stringify(seqs)] }),
+  seqAmong: (subquery) => ({ sql: `r.seq IN (${subquery.sql})`, params: subquery.params }),
   valueSeqs: (predicate) =>
     `SELECT v.seq FROM inventory_value_path k CROSS JOIN inventory_value v WHERE ${SQLITE_KEYED_PATH} AND ${predicate}`,
   sqlOrderTerms: 1,
@@ -211,6 +214,13 @@ export const postgresDialect: SqlDialect = {
     params: [[...within], family, ...predicate.params],
   }),
   seqIn: (seqs) => ({ sql: 'r.seq = ANY(?::bigint[])', params: [[...seqs]] }),
+  // As `IN (subquery)`, PostgreSQL chose between probing each match and walking every record of
+  // the family by its estimate of the matches, which a text range on one path takes from every
+  // path's texts: 97 matches taken for 13k, and a merge join over all 100k records (47 ms). An
+  // array of the matches, built first, is looked up in the primary key: cost follows the matches.
+  // Never for a complement: `NOT … = ANY` of an array that is not a constant compares each record
+  // with every element.
+  seqAmong: (subquery) => ({ sql: `r.seq = ANY(ARRAY(${subquery.sql}))`, params: subquery.params }),
   valueSeqs: (predicate) => `SELECT v.seq FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${predicate}`,
   sqlOrderTerms: Number.MAX_SAFE_INTEGER,
   valuesOfRecord: (_family, path) => ({ sql: `${postgresRecordValues('r.seq')} WHERE true`, params: [path] }),

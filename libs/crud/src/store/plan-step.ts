@@ -1,3 +1,4 @@
+import type { JsonObject } from '../core/query/query.types';
 import type { StoredRow } from './record-selection';
 import type { SqlFragment } from './sql-dialect';
 
@@ -12,7 +13,7 @@ export type PlanStep =
   | { kind: 'seqs'; sql: SqlFragment }
   | { kind: 'page'; rows: StoredRow[] }
   | { kind: 'pause' }
-  | { kind: 'filter'; where: string; rows: StoredRow[] };
+  | { kind: 'filter'; where: string; rows: StoredRow[]; textsAt?: string };
 
 /** Rows, sequence numbers, or per row whether it passes a filter (`filter` steps). */
 export type PlanAnswer = StoredRow[] | number[] | boolean[] | undefined;
@@ -35,6 +36,20 @@ export function* seqs(sql: SqlFragment): PlanPart<number[]> {
 export function* filtered(where: string, rows: StoredRow[]): PlanPart<boolean[]> {
   if (rows.length === 0) return [];
   return (yield { kind: 'filter', where, rows }) as boolean[];
+}
+
+/**
+ * Which of `texts` pass `where` (its JSON text), each evaluated as the record `{ [key]: text }`,
+ * off the event loop's thread as `filtered` does: texts travel as they are, not as JSON.
+ */
+export function* filteredTexts(where: string, key: string, texts: string[]): PlanPart<boolean[]> {
+  if (texts.length === 0) return [];
+  return (yield { kind: 'filter', where, rows: texts.map((doc) => ({ seq: 0, id: '', doc })), textsAt: key }) as boolean[];
+}
+
+/** A filter's document as the evaluator takes it: parsed, or a plain text under `textsAt`. */
+export function asRecord(doc: string, textsAt: string | undefined): JsonObject {
+  return textsAt === undefined ? (JSON.parse(doc) as JsonObject) : { [textsAt]: doc };
 }
 
 /** Runs in-memory work that pauses when its slice is spent, turning each pause into a plan step. */

@@ -88,12 +88,12 @@ export class RecordSelection {
           : whereSql(compiled.tree, spec.family, dialect);
       clauses.push(where.sql);
       params.push(...where.params);
-      if (dialect.name === 'sqlite') {
-        const byId: SeqTree = { kind: 'ids', predicate: { sql: 'r.id = ?', params: [spec.id] } };
-        this.tree = spec.id === undefined ? compiled.tree : { kind: 'and', parts: [byId, compiled.tree] };
-      } else if (spec.id === undefined && (JUNCTIONS.has(compiled.tree.kind) || (compiled.exact && orderedByOneValue(spec.order)))) {
+      const byId: SeqTree = { kind: 'ids', predicate: { sql: 'r.id = ?', params: [spec.id] } };
+      const withId = spec.id === undefined ? compiled.tree : { kind: 'and' as const, parts: [byId, compiled.tree] };
+      // A pattern leaf is decided by the plan alone (`whereSql` writes a superset of it).
+      if (dialect.name === 'sqlite' || hasPattern(compiled.tree)) this.tree = withId;
+      else if (spec.id === undefined && (JUNCTIONS.has(compiled.tree.kind) || (compiled.exact && orderedByOneValue(spec.order))))
         this.tree = compiled.tree;
-      }
     }
     this.filter = { sql: clauses.join(' AND '), params };
     if (!this.tree) this.paging = this.filter;
@@ -248,6 +248,20 @@ export class RowWindow {
       admitted.push(row);
     }
     return admitted;
+  }
+}
+
+function hasPattern(tree: SeqTree): boolean {
+  switch (tree.kind) {
+    case 'pattern':
+      return true;
+    case 'and':
+    case 'or':
+      return tree.parts.some(hasPattern);
+    case 'not':
+      return hasPattern(tree.part);
+    default:
+      return false;
   }
 }
 

@@ -30,9 +30,10 @@ export class ResidualPool {
   private readonly queue: Pending[] = [];
   private nextId = 1;
 
-  evaluate(where: string, docs: string[], budget?: QueryBudget): Promise<boolean[]> {
+  /** Which `docs` pass `where`; with `textsAt`, each doc is a plain text evaluated as `{ [textsAt]: doc }`. */
+  evaluate(where: string, docs: string[], budget?: QueryBudget, textsAt?: string): Promise<boolean[]> {
     return new Promise<boolean[]>((resolve, reject) => {
-      const pending: Pending = { job: { id: this.nextId++, where, docs }, budget, resolve, reject };
+      const pending: Pending = { job: { id: this.nextId++, where, docs, textsAt }, budget, resolve, reject };
       pending.undoStop = budget?.onStop(() => this.stop(pending));
       this.queue.push(pending);
       this.dispatch();

@@ -1,12 +1,15 @@
 import { parentPort } from 'node:worker_threads';
 import { QueryEvaluator } from '../core/query/query-evaluator';
-import { Condition, JsonObject } from '../core/query/query.types';
+import { Condition } from '../core/query/query.types';
+import { asRecord } from './plan-step';
 
 /** A page of stored records to check against a where clause (its JSON text). */
 export interface ResidualJob {
   id: number;
   where: string;
   docs: string[];
+  /** Set when each doc is a plain text, to be evaluated as `{ [textsAt]: doc }`. */
+  textsAt?: string;
 }
 
 export type ResidualAnswer = { id: number; verdicts: boolean[] } | { id: number; error: string };
@@ -29,11 +32,11 @@ function evaluatorFor(where: string): QueryEvaluator {
   return evaluator;
 }
 
-parentPort?.on('message', ({ id, where, docs }: ResidualJob) => {
+parentPort?.on('message', ({ id, where, docs, textsAt }: ResidualJob) => {
   let answer: ResidualAnswer;
   try {
     const evaluator = evaluatorFor(where);
-    answer = { id, verdicts: docs.map((doc) => evaluator.matches(JSON.parse(doc) as JsonObject)) };
+    answer = { id, verdicts: docs.map((doc) => evaluator.matches(asRecord(doc, textsAt))) };
   } catch (error) {
     answer = { id, error: error instanceof Error ? error.message : String(error) };
   }

@@ -1,9 +1,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { QueryBudget } from '../core/query/query-budget';
-import { PlanAnswer } from './plan-step';
+import { asRecord, PlanAnswer } from './plan-step';
 import { ResidualPool } from './residual-pool';
 import { QueryEvaluator } from '../core/query/query-evaluator';
-import { Condition, JsonObject } from '../core/query/query.types';
+import { Condition } from '../core/query/query.types';
 import { StoredRow } from './record-selection';
 import { SelectionPlan } from './selection-plan';
 import { SqlFragment } from './where-compiler';
@@ -17,8 +17,8 @@ export interface SelectionQueries {
 }
 
 /** Filters decided in worker threads by default; tests may decide them otherwise. */
-export type RowFilter = (where: string, docs: string[], budget?: QueryBudget) => Promise<boolean[]>;
-const inWorkers: RowFilter = (where, docs, budget) => ResidualPool.shared.evaluate(where, docs, budget);
+export type RowFilter = (where: string, docs: string[], budget?: QueryBudget, textsAt?: string) => Promise<boolean[]>;
+const inWorkers: RowFilter = (where, docs, budget, textsAt) => ResidualPool.shared.evaluate(where, docs, budget, textsAt);
 
 /**
  * Runs a plan's queries as it asks for them, and yields its pages. At every pause it lets the
@@ -55,6 +55,7 @@ export async function* readSelection(
           current.where,
           current.rows.map((row) => row.doc),
           budget,
+          current.textsAt,
         );
         break;
       case 'pause':
@@ -82,7 +83,7 @@ export function* readSelectionNow(
     if (current.kind === 'rows') answer = queries.rows(current.sql);
     else if (current.kind === 'seqs') answer = queries.seqs(current.sql);
     else if (current.kind === 'page') yield current.rows;
-    else if (current.kind === 'filter') answer = filterHere(current.where, current.rows);
+    else if (current.kind === 'filter') answer = filterHere(current.where, current.rows, current.textsAt);
     else {
       budget?.check();
       budget?.startSlice();
@@ -91,7 +92,7 @@ export function* readSelectionNow(
 }
 
 /** A filter decided on this thread, where nothing may wait (inside a SQLite transaction). */
-function filterHere(where: string, rows: StoredRow[]): boolean[] {
+function filterHere(where: string, rows: StoredRow[], textsAt?: string): boolean[] {
   const evaluator = new QueryEvaluator(JSON.parse(where) as Condition);
-  return rows.map((row) => evaluator.matches(JSON.parse(row.doc) as JsonObject));
+  return rows.map((row) => evaluator.matches(asRecord(row.doc, textsAt)));
 }

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { ENDLESS_SLICE } from '../core/query/query-budget';
-import { JsonObject } from '../core/query/query.types';
-import { PlanAnswer } from './plan-step';
+import { Condition, JsonObject } from '../core/query/query.types';
+import { QueryEvaluator } from '../core/query/query-evaluator';
+import { asRecord, PlanAnswer } from './plan-step';
 import { SeqSet } from './seq-set';
 import { evaluateSeqTree, leafSql, NARROWING_LIMIT } from './seq-tree-plan';
 import { sqliteDialect } from './sql-dialect';
@@ -50,7 +51,13 @@ function evaluate(db: Database.Database, where: Clause): { found: SeqSet; statem
   for (;;) {
     const step = plan.next(answer);
     if (step.done) return { found: step.value, statements: queries.run };
-    answer = step.value.kind === 'seqs' ? queries.seqs(step.value.sql) : undefined;
+    const current = step.value;
+    if (current.kind === 'seqs') answer = queries.seqs(current.sql);
+    else if (current.kind === 'rows') answer = queries.rows(current.sql);
+    else if (current.kind === 'filter') {
+      const evaluator = new QueryEvaluator(JSON.parse(current.where) as Condition);
+      answer = current.rows.map((row) => evaluator.matches(asRecord(row.doc, current.textsAt)));
+    } else answer = undefined;
   }
 }
 
@@ -104,19 +111,35 @@ describe('where leaves on SQLite', () => {
     },
   );
 
-  it('a reg_exp with a literal prefix looks only at texts starting with it, and the read stays exact', async () => {
+  it('a reg_exp with a literal prefix reads only the texts starting with it, and decides the leaf exactly', async () => {
     const clause = op('reg_exp', 'timestamp', '2026-11-21T00:01:[0-5]5Z');
-    const { tree, exact } = compileWhereTree(parseWhere(clause), ValueIndex.EVERY_PATH, sqliteDialect);
-    expect(exact).toBe(false);
-    const plan = planOf(leafSql(tree as Extract<SeqTree, { kind: 'values' }>, FAMILY, undefined, sqliteDialect));
-    expect(plan).toEqual([
+    const { found, statements } = evaluate(db, clause);
+    const texts = statements.find((statement) => statement.sql.startsWith('SELECT DISTINCT v.text'))!;
+    expect(planOf({ sql: texts.sql, params: ['event', 'timestamp', '2026-11-21T00:01:', '2026-11-21T00:01;'] })).toEqual([
       expect.stringMatching(/^SEARCH v USING (COVERING )?INDEX inventory_value_text \(path_key=\? AND text>\? AND text<\?\)/),
     ]);
-    // Before: every record with a timestamp was a candidate.
-    expect(evaluate(db, clause).found.seqs.size).toBe(60);
+    // The 60 texts of that minute went through the pattern; before, the leaf let their 60
+    // records through, to be checked whole.
+    expect(texts.rows).toBe(60);
+    expect(idsOf(found)).toEqual(expectedIds(DOCS, parseWhere(clause)));
+    expect(found.seqs.size).toBe(6);
     const read = await readIds(new SqliteRecordStore(db), { family: FAMILY, where: parseWhere(clause) });
     expect(read).toEqual(expectedIds(DOCS, parseWhere(clause)));
-    expect(read).toHaveLength(6);
+  });
+
+  it.each<[string, Clause]>([
+    ['a pattern with no literal prefix, on numbers, texts and booleans', op('reg_exp', 'packets', '(4|tru)e?')],
+    ['a pattern matching nothing', op('reg_exp', 'tags', 'x+')],
+    ['its negation', { not: op('reg_exp', 'packets', '1.*') }],
+    ['a pattern within an `and`', { and: [op('reg_exp', 'tags', 't1.'), op('lt', 'bytes', 20_000)] }],
+  ])('%s: matched once per distinct text, exactly', (_label, clause) => {
+    const { found, statements } = evaluate(db, clause);
+    const ids = found.negated ? DOCS.filter((_doc, seq) => !found.seqs.has(seq + 1)).map((doc) => doc.id) : idsOf(found);
+    expect(ids).toEqual(expectedIds(DOCS, parseWhere(clause)));
+    // Each distinct text once: `packets` holds ~100 distinct texts, `tags` 41.
+    for (const statement of statements.filter((entry) => entry.sql.startsWith('SELECT DISTINCT v.text'))) {
+      expect(statement.rows).toBeLessThanOrEqual(101);
+    }
   });
 
   it('an `and` whose first leaf lets most records through starts from the leaf that lets few through', () => {

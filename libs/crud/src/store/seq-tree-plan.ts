@@ -4,8 +4,10 @@ import { SeqSet } from './seq-set';
 import { SqlDialect, SqlFragment } from './sql-dialect';
 import { leafSeqs, SeqTree } from './where-compiler';
 
-type Leaf = Extract<SeqTree, { kind: 'values' | 'ids' }>;
 import { firstInArrivalOrder } from './first-in-arrival-order';
+import { patternMatches } from './pattern-leaf';
+
+type Leaf = Extract<SeqTree, { kind: 'values' | 'ids' }>;
 
 /**
  * Once an `and` has narrowed its candidates to this many, its next parts look only at them
@@ -44,6 +46,11 @@ function* evaluate(tree: SeqTree, on: TreeContext, within: number[] | undefined)
     case 'values':
     case 'ids': {
       const found = new SeqSet(new Set(yield* seqs(leafSql(tree, family, within, dialect))), false);
+      if (clock.sliceSpent) yield PAUSE;
+      return found;
+    }
+    case 'pattern': {
+      const found = yield* patternMatches(tree, family, within, dialect, (values, candidates) => evaluate(values, on, candidates));
       if (clock.sliceSpent) yield PAUSE;
       return found;
     }

@@ -18,6 +18,8 @@ export interface SqlDialect {
   oneOf(column: string, values: readonly string[] | readonly number[]): SqlFragment;
   /** A text as the value index stores it (and so as a query must bind it). */
   indexText(text: string): string;
+  /** `indexText`'s inverse: a text read from the value index as the record holds it. */
+  storedText(text: string): string;
   /**
    * The condition that value rows `alias` are of a family's path; binds the family, then the
    * path. SQLite keys its rows by an integer per family and path (`inventory_value_path`), which
@@ -80,6 +82,7 @@ export const sqliteDialect: SqlDialect = {
   textIn: (texts) => sqliteOneOf('v.text', texts),
   oneOf: (column, values) => sqliteOneOf(column, values),
   indexText: (text) => text,
+  storedText: (text) => text,
   valuePath: sqliteValuePath,
   // CROSS JOIN fixes SQLite's join order: from the candidates, never a walk of the path's values per candidate.
   valueSeqsWithin: (within, family, path, condition) => ({
@@ -204,6 +207,7 @@ export const postgresDialect: SqlDialect = {
     return { sql: `${column} = ANY(?::${type}[])`, params: [[...values]] };
   },
   indexText: encodePostgresText,
+  storedText: decodePostgresText,
   valuePath: (alias) => `${alias}.family = ? AND ${alias}.path = ?`,
   valueSeqsWithin: (within, _family, path, condition) => ({
     sql: `SELECT v.seq FROM unnest(?::bigint[]) AS j(seq) CROSS JOIN LATERAL ${postgresRecordValues('j.seq')} WHERE ${condition.sql}`,
@@ -276,6 +280,13 @@ export function encodePostgresText(text: string): string {
   if (!/[\u0000\u0001]/.test(text)) return text;
   // eslint-disable-next-line no-control-regex -- as above
   return text.replace(/[\u0000\u0001]/g, (char) => (char === '\u0000' ? '\u0001\u0001' : '\u0001\u0002'));
+}
+
+/** `encodePostgresText`'s inverse. */
+export function decodePostgresText(text: string): string {
+  if (!text.includes('\u0001')) return text;
+  // eslint-disable-next-line no-control-regex -- the escape character this undoes
+  return text.replace(/\u0001([\u0001\u0002])/g, (_pair, second: string) => (second === '\u0001' ? '\u0000' : '\u0001'));
 }
 
 /** `?, ?, ?` for a list of bound values. */

@@ -4,7 +4,7 @@ import { JsonObject } from '../core/query/query.types';
 import { SelectionSpec } from './record-selection';
 import { SqliteRecordStore } from './sqlite-record.store';
 import { ValueIndex } from './value-index';
-import { compileWhere } from './where-compiler';
+import { compileWhere, compileWhereTree } from './where-compiler';
 import { postgresDialect, sqliteDialect, toPostgresPlaceholders } from './sql-dialect';
 import {
   Clause,
@@ -177,10 +177,22 @@ describe('compiled SQL', () => {
     expect(sqliteDialect.wildcard('v.text', 'a[b]*').params).toEqual(['a[b]', 'a[b^', 'a[[]b]*', 'a[b]*']);
   });
 
-  it('marks reg_exp and object equality as inexact, plain operators as exact', () => {
-    expect(compileWhere(parseWhere(op('reg_exp', 'name', 'a.*')), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(false);
+  it('marks object equality as inexact; reg_exp on an indexed path is exact (the plan decides it); plain operators are exact', () => {
     expect(compileWhere(parseWhere(eq('config', { a: 1 })), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(false);
-    expect(compileWhere(parseWhere({ not: op('reg_exp', 'name', 'a') }), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(false);
+    expect(compileWhereTree(parseWhere(op('reg_exp', 'name', 'a.*')), ValueIndex.EVERY_PATH, sqliteDialect)).toEqual({
+      tree: {
+        kind: 'pattern',
+        path: 'name',
+        pattern: 'a.*',
+        candidates: expect.objectContaining({ sql: expect.stringContaining('v.text >= ?') }),
+      },
+      exact: true,
+    });
+    expect(compileWhere(parseWhere({ not: op('reg_exp', 'name', 'a') }), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(true);
+    expect(compileWhereTree(parseWhere(op('reg_exp', 'name', 'a.*')), ValueIndex.of(['source']), sqliteDialect)).toEqual({
+      tree: { kind: 'all' },
+      exact: false,
+    });
     expect(compileWhere(parseWhere(eq('name', 'a')), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(true);
     expect(compileWhere(parseWhere({ not: op('in', 'n', [1, 'a', true, null]) }), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(
       true,

@@ -56,10 +56,14 @@ function distinctTexts(leaf: PatternLeaf, family: string, within: number[] | und
     ? dialect.valueSeqsWithin(within, family, leaf.path, leaf.candidates)
     : { sql: dialect.valueSeqs(leaf.candidates.sql), params: [family, leaf.path, ...leaf.candidates.params] };
   if (!seqs.sql.startsWith(SELECTED)) throw new Error(`unexpected statement for a pattern's texts: ${seqs.sql.slice(0, 40)}`);
-  const beyond = after === undefined ? '' : ' AND v.text > ?';
+  // In the text index's order, each page a range of it (PostgreSQL, ordering by the whole text,
+  // which its index does not hold, had read and sorted all of the path's texts for every page).
+  const beyond = after === undefined ? { sql: '', params: [] } : dialect.textCompared('>', after);
+  const order = dialect.textOrder;
   return {
-    sql: `SELECT DISTINCT v.text AS doc, 0 AS seq, '' AS id${seqs.sql.slice(SELECTED.length)} AND v.text IS NOT NULL${beyond} ORDER BY v.text LIMIT ${PATTERN_TEXTS_PAGE}`,
-    params: after === undefined ? seqs.params : [...seqs.params, after],
+    sql: `SELECT v.text AS doc, 0 AS seq, '' AS id${seqs.sql.slice(SELECTED.length)} AND v.text IS NOT NULL${beyond.sql && ` AND ${beyond.sql}`}
+      GROUP BY ${order} ORDER BY ${order} LIMIT ${PATTERN_TEXTS_PAGE}`,
+    params: [...seqs.params, ...beyond.params],
   };
 }
 

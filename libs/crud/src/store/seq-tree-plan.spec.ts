@@ -114,7 +114,7 @@ describe('where leaves on SQLite', () => {
   it('a reg_exp with a literal prefix reads only the texts starting with it, and decides the leaf exactly', async () => {
     const clause = op('reg_exp', 'timestamp', '2026-11-21T00:01:[0-5]5Z');
     const { found, statements } = evaluate(db, clause);
-    const texts = statements.find((statement) => statement.sql.startsWith('SELECT DISTINCT v.text'))!;
+    const texts = statements.find((statement) => statement.sql.startsWith('SELECT v.text AS doc'))!;
     expect(planOf({ sql: texts.sql, params: ['event', 'timestamp', '2026-11-21T00:01:', '2026-11-21T00:01;'] })).toEqual([
       expect.stringMatching(/^SEARCH v USING (COVERING )?INDEX inventory_value_text \(path_key=\? AND text>\? AND text<\?\)/),
     ]);
@@ -137,7 +137,7 @@ describe('where leaves on SQLite', () => {
     const ids = found.negated ? DOCS.filter((_doc, seq) => !found.seqs.has(seq + 1)).map((doc) => doc.id) : idsOf(found);
     expect(ids).toEqual(expectedIds(DOCS, parseWhere(clause)));
     // Each distinct text once: `packets` holds ~100 distinct texts, `tags` 41.
-    for (const statement of statements.filter((entry) => entry.sql.startsWith('SELECT DISTINCT v.text'))) {
+    for (const statement of statements.filter((entry) => entry.sql.startsWith('SELECT v.text AS doc'))) {
       expect(statement.rows).toBeLessThanOrEqual(101);
     }
   });

@@ -21,6 +21,12 @@ export interface SqlDialect {
   /** `indexText`'s inverse: a text read from the value index as the record holds it. */
   storedText(text: string): string;
   /**
+   * `v.text`'s order as the text index gives it, for GROUP BY and ORDER BY: SQLite's holds the
+   * text; PostgreSQL's its first 200 characters (POSTGRES_TEXT_PREFIX), after which PostgreSQL
+   * sorts ties by the whole text, the same order under COLLATE "C".
+   */
+  readonly textOrder: string;
+  /**
    * The condition that value rows `alias` are of a family's path; binds the family, then the
    * path. SQLite keys its rows by an integer per family and path (`inventory_value_path`), which
    * the condition looks up once per statement; a path never written has no key and no rows.
@@ -83,6 +89,7 @@ export const sqliteDialect: SqlDialect = {
   oneOf: (column, values) => sqliteOneOf(column, values),
   indexText: (text) => text,
   storedText: (text) => text,
+  textOrder: 'v.text',
   valuePath: sqliteValuePath,
   // CROSS JOIN fixes SQLite's join order: from the candidates, never a walk of the path's values per candidate.
   valueSeqsWithin: (within, family, path, condition) => ({
@@ -208,6 +215,7 @@ export const postgresDialect: SqlDialect = {
   },
   indexText: encodePostgresText,
   storedText: decodePostgresText,
+  textOrder: `left(v.text, ${POSTGRES_TEXT_PREFIX}), v.text`,
   valuePath: (alias) => `${alias}.family = ? AND ${alias}.path = ?`,
   valueSeqsWithin: (within, _family, path, condition) => ({
     sql: `SELECT v.seq FROM unnest(?::bigint[]) AS j(seq) CROSS JOIN LATERAL ${postgresRecordValues('j.seq')} WHERE ${condition.sql}`,

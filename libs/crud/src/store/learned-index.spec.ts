@@ -137,12 +137,13 @@ describe('learned value index paths (SQLite)', () => {
 });
 
 describe('learned paths and regular expressions', () => {
-  it('a path named only by reg_exp is not learned (SQL cannot decide it)', async () => {
+  it('a path named only by reg_exp is learned: the plan matches its distinct values', async () => {
     const db = createDatabase();
     const store = new SqliteRecordStore(db);
     const learned = new LearnedValueIndex(store, 'event', ValueIndex.of(['source']));
     await learned.forQuery(parseWhere({ reg_exp: { target: 'text', expr: 'a.*' } }), []);
-    expect(learned.paths).toEqual({ building: [], ready: [] });
+    await learned.settled();
+    expect(learned.paths).toEqual({ building: [], ready: ['text'] });
     db.close();
   });
 });

@@ -53,8 +53,8 @@ export class LearnedValueIndex {
   /**
    * The index for a query on `where` and `order`. When it names a path the index does not hold,
    * the stored setting is read again first (another process may have learned or built it), and
-   * a path nobody learned yet is learned, within the cap. Paths named only by `reg_exp` are not
-   * learned: SQL cannot decide a regular expression, so their rows would only cost ingest.
+   * a path nobody learned yet is learned, within the cap. A path named by `reg_exp` is learned
+   * too: the plan matches a pattern once per distinct value of an indexed path (pattern-leaf.ts).
    */
   async forQuery(where: Condition | undefined, order: readonly OrderTerm[]): Promise<ValueIndex> {
     const wanted = new Set<string>();
@@ -132,10 +132,6 @@ function visitPaths(condition: Condition, visit: (path: FieldPath) => void): voi
       return;
     case 'not':
       visitPaths(condition.clause, visit);
-      return;
-    case 'pattern':
-      // A regular expression is never decided by the index (only "has a value" is), so it teaches nothing.
-      if (condition.op !== 'reg_exp') visit(condition.path);
       return;
     default:
       visit(condition.path);

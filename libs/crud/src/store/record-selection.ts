@@ -162,6 +162,14 @@ export class RecordSelection {
     };
   }
 
+  /** The sequence number of the record `offset` places into the pages (of a read with no filter). */
+  seqAtOffset(offset: number): SqlFragment {
+    return {
+      sql: `SELECT r.seq FROM inventory_record r WHERE ${this.paging.sql} ORDER BY r.seq LIMIT 1 OFFSET ?`,
+      params: [...this.paging.params, offset],
+    };
+  }
+
   /** The sequence numbers of every candidate, in query order. */
   candidateSeqs(): SqlFragment {
     return this.inQueryOrder('r.seq', this.windowInSql ? (this.spec.count ?? NO_LIMIT) : undefined);

@@ -184,3 +184,41 @@ describe('a filtered read of a page or less (PostgreSQL plan)', () => {
     expect(pages).toEqual([5]);
   });
 });
+
+describe('a page in the middle of a read with no filter (SQLite)', () => {
+  let db: Database.Database;
+  beforeAll(async () => {
+    db = createDatabase();
+    const store = new SqliteRecordStore(db);
+    // Another family's records between these, so that the offset counts this family's alone.
+    for (let start = 0; start < 3_000; start += 500) {
+      await insertAll(
+        store,
+        'paged',
+        Array.from({ length: 500 }, (_, i) => ({ id: `p${start + i}` })),
+      );
+      await insertAll(
+        store,
+        'other',
+        Array.from({ length: 100 }, (_, i) => ({ id: `o${start + i}` })),
+      );
+    }
+  });
+  afterAll(() => db.close());
+
+  it.each([
+    [0, 10],
+    [1_234, 10],
+    [2_995, 10],
+    [3_000, 10],
+    [1_500, 1_500],
+  ])('from %d, %d records: the offset is found in the index, then the page is read from there', (offset, count) => {
+    const queries = statementsOn(db);
+    const selection = new RecordSelection({ family: 'paged', valueIndex: ValueIndex.EVERY_PATH, order: [], offset, count }, sqliteDialect);
+    const ids = [...readSelectionNow(selectionPlan(selection, 'read'), queries)].flat().map((row) => row.id);
+    expect(ids).toEqual(Array.from({ length: Math.max(0, Math.min(count, 3_000 - offset)) }, (_, i) => `p${offset + i}`));
+    // Before: the first page's statement skipped the offset's records itself, reading each.
+    const found = queries.run.filter((statement) => statement.sql.includes('ORDER BY r.seq LIMIT 1 OFFSET ?'));
+    expect(found).toHaveLength(offset > 0 ? 1 : 0);
+  });
+});

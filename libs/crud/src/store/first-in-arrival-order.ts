@@ -1,10 +1,8 @@
 import { SliceClock } from '../core/query/query-budget';
+import { probeLeaf } from './leaf-probe';
 import { PAUSE, PlanPart, seqs } from './plan-step';
 import { SqlDialect, SqlFragment } from './sql-dialect';
-import { leafSeqs, SeqTree } from './where-compiler';
-import { limited } from './seq-tree-plan';
-
-type Leaf = Extract<SeqTree, { kind: 'values' | 'ids' }>;
+import { LeafTree, leafSeqs } from './where-compiler';
 
 /** Matches a leaf may have and still be read whole: more make it broad. */
 export const BROAD_LEAF = 4_096;
@@ -29,7 +27,7 @@ export const WALK_LIMIT = 65_536;
  * records matching, that is about count / p probes.
  */
 export function* firstInArrivalOrder(
-  leaf: Leaf,
+  leaf: LeafTree,
   family: string,
   count: number,
   clock: SliceClock,
@@ -38,20 +36,14 @@ export function* firstInArrivalOrder(
   const all = leafSeqs(leaf, family, dialect);
   // DISTINCT: a list can hold one value twice, and a leaf's conditions are several SELECTs.
   const sorted = { sql: `SELECT DISTINCT seq FROM (${all.sql}) AS m ORDER BY seq LIMIT ?`, params: [...all.params, count] };
-  const probe = limited(all, BROAD_LEAF + 1);
-  if (dialect.rowsCrossAConnection) {
-    // Counted where the rows are (see SqlDialect.rowsCrossAConnection), and sorted there too.
-    const [matches] = yield* seqs({ sql: `SELECT count(*) AS seq FROM (${probe.sql}) AS p`, params: probe.params });
-    if (matches <= BROAD_LEAF) return yield* seqs(sorted);
-  } else {
-    const found = yield* seqs(probe);
-    if (found.length <= BROAD_LEAF) return [...new Set(found)].sort((a, b) => a - b).slice(0, count);
-  }
+  const { broad, found } = yield* probeLeaf(all, BROAD_LEAF, dialect);
+  // A narrow leaf's matches, if the probe did not bring them, are sorted where they are.
+  if (!broad) return found ? [...new Set(found)].sort((a, b) => a - b).slice(0, count) : yield* seqs(sorted);
   return (yield* walk(leaf, family, count, clock, dialect)) ?? (yield* seqs(sorted));
 }
 
 /** The first `count` matches by walking the family in arrival order, or undefined past `WALK_LIMIT`. */
-function* walk(leaf: Leaf, family: string, count: number, clock: SliceClock, dialect: SqlDialect): PlanPart<number[] | undefined> {
+function* walk(leaf: LeafTree, family: string, count: number, clock: SliceClock, dialect: SqlDialect): PlanPart<number[] | undefined> {
   const [first] = yield* seqs({ sql: 'SELECT min(seq) AS seq FROM inventory_record WHERE family = ?', params: [family] });
   const [last] = yield* seqs({ sql: 'SELECT max(seq) AS seq FROM inventory_record WHERE family = ?', params: [family] });
   const found: number[] = [];
@@ -73,7 +65,7 @@ function* walk(leaf: Leaf, family: string, count: number, clock: SliceClock, dia
  * run per record: PostgreSQL turned an OR of EXISTS into a hash of every match of the path
  * (100k for `bytes > 100`, 94 ms) built before the first record was looked at.
  */
-function matchesRecord(leaf: Leaf, family: string, dialect: SqlDialect): SqlFragment {
+function matchesRecord(leaf: LeafTree, family: string, dialect: SqlDialect): SqlFragment {
   if (leaf.kind === 'ids') return leaf.predicate;
   const values = dialect.valuesOfRecord(family, leaf.path);
   const passes = leaf.anyOf.map((condition) => `(${condition.sql})`).join(' OR ');

@@ -48,23 +48,20 @@ function onText(pattern: string): Condition {
 
 /**
  * The next page of distinct texts after `after` (as stored), in the shape of record rows (the
- * text in `doc`) so that the stores read them like any rows. Built on the dialect's statement for
- * the leaf's sequence numbers, with its selected column replaced.
+ * text in `doc`) so that the stores read them like any rows.
  */
 function distinctTexts(leaf: PatternLeaf, family: string, within: number[] | undefined, dialect: SqlDialect, after?: string): SqlFragment {
-  const seqs: SqlFragment = within
-    ? dialect.valueSeqsWithin(within, family, leaf.path, leaf.candidates)
-    : { sql: dialect.valueSeqs(leaf.candidates.sql), params: [family, leaf.path, ...leaf.candidates.params] };
-  if (!seqs.sql.startsWith(SELECTED)) throw new Error(`unexpected statement for a pattern's texts: ${seqs.sql.slice(0, 40)}`);
+  const texts: SqlFragment = within
+    ? dialect.valueSeqsWithin(within, family, leaf.path, leaf.candidates, AS_ROWS)
+    : { sql: dialect.valueSeqs(leaf.candidates.sql, AS_ROWS), params: [family, leaf.path, ...leaf.candidates.params] };
   // In the text index's order, each page a range of it (PostgreSQL, ordering by the whole text,
   // which its index does not hold, had read and sorted all of the path's texts for every page).
   const beyond = after === undefined ? { sql: '', params: [] } : dialect.textCompared('>', after);
   const order = dialect.textOrder;
   return {
-    sql: `SELECT v.text AS doc, 0 AS seq, '' AS id${seqs.sql.slice(SELECTED.length)} AND v.text IS NOT NULL${beyond.sql && ` AND ${beyond.sql}`}
-      GROUP BY ${order} ORDER BY ${order} LIMIT ${PATTERN_TEXTS_PAGE}`,
-    params: [...seqs.params, ...beyond.params],
+    sql: `${texts.sql} AND v.text IS NOT NULL${beyond.sql && ` AND ${beyond.sql}`} GROUP BY ${order} ORDER BY ${order} LIMIT ${PATTERN_TEXTS_PAGE}`,
+    params: [...texts.params, ...beyond.params],
   };
 }
 
-const SELECTED = 'SELECT v.seq';
+const AS_ROWS = "v.text AS doc, 0 AS seq, '' AS id";

@@ -5,7 +5,7 @@ import { filtered, PAUSE, PlanPart, pausing } from './plan-step';
 import { SeqSet } from './seq-set';
 import { marks, SqlDialect } from './sql-dialect';
 import { ValueIndex } from './value-index';
-import { compileWhereTree, isRecordId, leafSeqs, SeqTree, SqlFragment, whereSql } from './where-compiler';
+import { compileWhereTree, isRecordId, LeafTree, leafSeqs, SeqTree, SqlFragment, whereSql } from './where-compiler';
 
 /** Which records a read or delete is about: its family, the path `{id}`, and the parsed query. */
 export interface SelectionSpec {
@@ -51,7 +51,7 @@ export class RecordSelection {
   /** The where clause (and the path id) as SQL can tell it, evaluated a leaf at a time. */
   readonly tree?: SeqTree;
   /** The where clause, when SQL decides it whole as one leaf and there is no path id (both stores). */
-  readonly leaf?: Extract<SeqTree, { kind: 'values' | 'ids' }>;
+  readonly leaf?: LeafTree;
   readonly clock: SliceClock;
   /** Candidates in arrival order, once narrowed to a known set. */
   candidateList?: readonly number[];

@@ -2,12 +2,10 @@ import { SliceClock } from '../core/query/query-budget';
 import { PAUSE, PlanPart, seqs } from './plan-step';
 import { SeqSet } from './seq-set';
 import { SqlDialect, SqlFragment } from './sql-dialect';
-import { leafSeqs, SeqTree } from './where-compiler';
-
+import { LeafTree, leafSeqs, SeqTree } from './where-compiler';
 import { firstInArrivalOrder } from './first-in-arrival-order';
+import { probeLeaf } from './leaf-probe';
 import { patternMatches } from './pattern-leaf';
-
-type Leaf = Extract<SeqTree, { kind: 'values' | 'ids' }>;
 
 /**
  * Once an `and` has narrowed its candidates to this many, its next parts look only at them
@@ -58,7 +56,7 @@ function* evaluate(tree: SeqTree, on: TreeContext, within: number[] | undefined)
       return (yield* evaluate(tree.part, on, within)).not();
     case 'and': {
       let result = SeqSet.ALL;
-      const later: Leaf[] = [];
+      const later: LeafTree[] = [];
       for (const part of byNarrowingFirst(tree.parts)) {
         if (result.isNone) return result;
         const narrowed = narrowing(result, within);
@@ -66,19 +64,10 @@ function* evaluate(tree: SeqTree, on: TreeContext, within: number[] | undefined)
           // Nothing narrows this `and` yet: a leaf that lets many records through waits until
           // another part has narrowed it (a time window's two bounds: each alone lets most of
           // the family through), and the first leaf that lets few through narrows the rest.
-          const probe = limited(leafSql(part, family, within, dialect), NARROWING_LIMIT + 1);
-          if (dialect.rowsCrossAConnection) {
-            // A probe's 10,001 sequence numbers cost PostgreSQL's client 5-8 ms to receive: it
-            // counts them where they are, and the leaf is read only once known to be narrow.
-            const [count] = yield* seqs({ sql: `SELECT count(*) AS seq FROM (${probe.sql}) AS p`, params: probe.params });
-            if (count > NARROWING_LIMIT) later.push(part);
-            else result = result.and(yield* evaluate(part, on, within));
-            continue;
-          }
-          const first = yield* seqs(probe);
+          const { broad, found } = yield* probeLeaf(leafSql(part, family, within, dialect), NARROWING_LIMIT, dialect);
           if (clock.sliceSpent) yield PAUSE;
-          if (first.length > NARROWING_LIMIT) later.push(part);
-          else result = result.and(new SeqSet(new Set(first), false));
+          if (broad) later.push(part);
+          else result = result.and(found ? new SeqSet(new Set(found), false) : yield* evaluate(part, on, within));
           continue;
         }
         // Each part is exact within `narrowed`, and the result stays inside it.
@@ -109,7 +98,7 @@ function* evaluate(tree: SeqTree, on: TreeContext, within: number[] | undefined)
   }
 }
 
-function intersection(first: Leaf, second: Leaf, family: string, within: number[] | undefined, dialect: SqlDialect): SqlFragment {
+function intersection(first: LeafTree, second: LeafTree, family: string, within: number[] | undefined, dialect: SqlDialect): SqlFragment {
   const [a, b] = [leafSql(first, family, within, dialect), leafSql(second, family, within, dialect)];
   return { sql: `SELECT seq FROM (${a.sql}) AS a INTERSECT SELECT seq FROM (${b.sql}) AS b`, params: [...a.params, ...b.params] };
 }
@@ -128,15 +117,11 @@ function byNarrowingFirst(parts: readonly SeqTree[]): SeqTree[] {
   return [...parts].sort((a, b) => rank(a) - rank(b));
 }
 
-export function limited(fragment: SqlFragment, limit: number): SqlFragment {
-  return { sql: `${fragment.sql} LIMIT ?`, params: [...fragment.params, limit] };
-}
-
 /**
  * The sequence numbers a leaf lets through (`leafSeqs`); within given candidates, only theirs,
  * one SELECT per condition under UNION ALL as `leafSeqs` does.
  */
-export function leafSql(leaf: Leaf, family: string, within: number[] | undefined, dialect: SqlDialect): SqlFragment {
+export function leafSql(leaf: LeafTree, family: string, within: number[] | undefined, dialect: SqlDialect): SqlFragment {
   if (!within) return leafSeqs(leaf, family, dialect);
   if (leaf.kind === 'ids') return dialect.idSeqsWithin(within, family, leaf.predicate);
   const selects = leaf.anyOf.map((condition) => dialect.valueSeqsWithin(within, family, leaf.path, condition));

@@ -33,10 +33,11 @@ export interface SqlDialect {
    */
   valuePath(alias: string): string;
   /**
-   * `SELECT v.seq` of the value rows `v` at a family's path that pass `predicate` (a condition on
-   * `v`); binds the family, then the path, then the predicate's own parameters.
+   * `SELECT v.seq` (or other `columns` of `v`) of the value rows `v` at a family's path that pass
+   * `predicate` (a condition on `v`); binds the family, then the path, then the predicate's own
+   * parameters.
    */
-  valueSeqs(predicate: string): string;
+  valueSeqs(predicate: string, columns?: string): string;
   /**
    * Order terms on value paths that one statement may sort by; more are sorted in memory.
    * Each term is two correlated lookups per candidate, and a SQLite statement holds the event
@@ -45,11 +46,11 @@ export interface SqlDialect {
    */
   readonly sqlOrderTerms: number;
   /**
-   * `SELECT v.seq` of the value rows at a family's path that pass `condition`, of the records
-   * `within` only (bound as one parameter): each candidate probes the (seq, path) index, instead
+   * `SELECT v.seq` (or other `columns` of `v`) of the value rows at a family's path that pass
+   * `condition`, of the records `within` only (bound as one parameter): each candidate probes the (seq, path) index, instead
    * of every value of the path being read.
    */
-  valueSeqsWithin(within: readonly number[], family: string, path: string, condition: SqlFragment): SqlFragment;
+  valueSeqsWithin(within: readonly number[], family: string, path: string, condition: SqlFragment, columns?: string): SqlFragment;
   /** `SELECT r.seq` of the records `within` of a family whose id passes `predicate` (on `r.id`). */
   idSeqsWithin(within: readonly number[], family: string, predicate: SqlFragment): SqlFragment;
   /**
@@ -92,8 +93,8 @@ export const sqliteDialect: SqlDialect = {
   textOrder: 'v.text',
   valuePath: sqliteValuePath,
   // CROSS JOIN fixes SQLite's join order: from the candidates, never a walk of the path's values per candidate.
-  valueSeqsWithin: (within, family, path, condition) => ({
-    sql: `SELECT v.seq FROM json_each(?) j CROSS JOIN inventory_value_path k CROSS JOIN inventory_value v INDEXED BY inventory_value_seq
+  valueSeqsWithin: (within, family, path, condition, columns = 'v.seq') => ({
+    sql: `SELECT ${columns} FROM json_each(?) j CROSS JOIN inventory_value_path k CROSS JOIN inventory_value v INDEXED BY inventory_value_seq
           WHERE v.seq = j.value AND ${SQLITE_KEYED_PATH} AND ${condition.sql}`,
     params: [JSON.stringify(within), family, path, ...condition.params],
   }),
@@ -103,8 +104,8 @@ export const sqliteDialect: SqlDialect = {
   }),
   seqIn: (seqs) => ({ sql: 'r.seq IN (SELECT value FROM json_each(?))', params: [JSON.stringify(seqs)] }),
   seqAmong: (subquery) => ({ sql: `r.seq IN (${subquery.sql})`, params: subquery.params }),
-  valueSeqs: (predicate) =>
-    `SELECT v.seq FROM inventory_value_path k CROSS JOIN inventory_value v WHERE ${SQLITE_KEYED_PATH} AND ${predicate}`,
+  valueSeqs: (predicate, columns = 'v.seq') =>
+    `SELECT ${columns} FROM inventory_value_path k CROSS JOIN inventory_value v WHERE ${SQLITE_KEYED_PATH} AND ${predicate}`,
   sqlOrderTerms: 1,
   // Left to itself, SQLite answers MAX(v.text) of one record by walking the path's text index
   // from its end until it meets the record (the MIN/MAX optimization): a scan of the path per
@@ -217,8 +218,8 @@ export const postgresDialect: SqlDialect = {
   storedText: decodePostgresText,
   textOrder: `left(v.text, ${POSTGRES_TEXT_PREFIX}), v.text`,
   valuePath: (alias) => `${alias}.family = ? AND ${alias}.path = ?`,
-  valueSeqsWithin: (within, _family, path, condition) => ({
-    sql: `SELECT v.seq FROM unnest(?::bigint[]) AS j(seq) CROSS JOIN LATERAL ${postgresRecordValues('j.seq')} WHERE ${condition.sql}`,
+  valueSeqsWithin: (within, _family, path, condition, columns = 'v.seq') => ({
+    sql: `SELECT ${columns} FROM unnest(?::bigint[]) AS j(seq) CROSS JOIN LATERAL ${postgresRecordValues('j.seq')} WHERE ${condition.sql}`,
     params: [[...within], path, ...condition.params],
   }),
   idSeqsWithin: (within, family, predicate) => ({
@@ -233,7 +234,8 @@ export const postgresDialect: SqlDialect = {
   // Never for a complement: `NOT … = ANY` of an array that is not a constant compares each record
   // with every element.
   seqAmong: (subquery) => ({ sql: `r.seq = ANY(ARRAY(${subquery.sql}))`, params: subquery.params }),
-  valueSeqs: (predicate) => `SELECT v.seq FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${predicate}`,
+  valueSeqs: (predicate, columns = 'v.seq') =>
+    `SELECT ${columns} FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${predicate}`,
   sqlOrderTerms: Number.MAX_SAFE_INTEGER,
   valuesOfRecord: (_family, path) => ({ sql: `${postgresRecordValues('r.seq')} WHERE true`, params: [path] }),
 };

@@ -23,6 +23,9 @@ export type SeqTree =
   | { kind: 'and' | 'or'; parts: SeqTree[] }
   | { kind: 'not'; part: SeqTree };
 
+/** A tree SQL answers with one statement of sequence numbers (`leafSeqs`). */
+export type LeafTree = Extract<SeqTree, { kind: 'values' | 'ids' }>;
+
 /**
  * `exact` false means the tree is a superset (SQL could not express e.g. a regular expression)
  * and the records it lets through must still pass the in-memory evaluator. Every path and value
@@ -88,7 +91,7 @@ export function whereSql(tree: SeqTree, family: string, dialect: SqlDialect): Sq
  * the path alone (100k events: 170 ms for 111 matches), PostgreSQL a numeric range a bitmap of
  * two scans that read every value of the path (37 ms for 97 matches).
  */
-export function leafSeqs(leaf: Extract<SeqTree, { kind: 'values' | 'ids' }>, family: string, dialect: SqlDialect): SqlFragment {
+export function leafSeqs(leaf: LeafTree, family: string, dialect: SqlDialect): SqlFragment {
   if (leaf.kind === 'ids') {
     return {
       sql: `SELECT r.seq FROM inventory_record r WHERE r.family = ? AND ${leaf.predicate.sql}`,

@@ -39,4 +39,22 @@ describe.each(databaseKinds())('Event specifics on %s', (kind) => {
       await fresh.close();
     }
   });
+
+  it('stores a record as sent, spellings and all, and one sent with whitespace or a repeated key as parsed', async () => {
+    const body =
+      '[{"id":"sent-1","n":1.0,"e":1E3,"big":12345678901234567890,"s":"\\u0041\\/","k":{"2":0,"1":0}},' +
+      '{"id":"sent-2", "n":1.0},{"id":"sent-3","n":1,"n":2.50}]';
+    const created = await request(t.url).post('/event').set('Authorization', bearer()).set('Content-Type', 'application/json').send(body);
+    expect(created.status).toBe(201);
+    const read = async (id: string) => (await request(t.url).get(`/event/${id}`).set('Authorization', bearer())).text;
+    expect(await read('sent-1')).toBe('[{"id":"sent-1","n":1.0,"e":1E3,"big":12345678901234567890,"s":"\\u0041\\/","k":{"2":0,"1":0}}]');
+    expect(await read('sent-2')).toBe('[{"id":"sent-2","n":1}]');
+    expect(await read('sent-3')).toBe('[{"id":"sent-3","n":2.5}]');
+    // What queries see is the parsed record: the same whichever text it is stored as.
+    const found = await request(t.url)
+      .get('/event')
+      .set('Authorization', bearer())
+      .send({ where: { and: [{ equals: { target: 'e', expr: 1000 } }, { equals: { target: 's', expr: 'A/' } }] } });
+    expect(found.body.map((record: { id: string }) => record.id)).toEqual(['sent-1']);
+  });
 });

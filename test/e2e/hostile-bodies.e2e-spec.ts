@@ -153,7 +153,9 @@ describe.each(databaseKinds())('hostile bodies (%s)', (kind) => {
       expect((await http().get('/event/X%EF%BF%BD').set('Authorization', bearer())).status).toBe(404);
       expect((await post('{"id":"X\\ufffd","n":1}')).status).toBe(201);
       const read = await http().get('/event/X%EF%BF%BD').set('Authorization', bearer());
-      expect(read.text).toBe('[{"id":"X\\ufffd","n":1}]'.replace('\\ufffd', '\ufffd'));
+      expect(read.body).toEqual([{ id: 'X\ufffd', n: 1 }]);
+      // Stored as sent, its escape and all (docs/writes-and-merge.md).
+      expect(read.text).toBe('[{"id":"X\\ufffd","n":1}]');
     });
 
     it.each([

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { assertSafeBody, JsonDepthScanner } from '@inventory/crud';
+import { RecordBodyInspector } from '@inventory/crud';
 import { InventoryHttpAdapter, ResponseObserver } from '@inventory/http';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { setupApiDocs } from './docs/api-docs';
@@ -17,8 +17,7 @@ import { InventoryMetrics } from './observability/inventory-metrics';
 export function createHttpAdapter(config: AppConfig): InventoryHttpAdapter {
   return new InventoryHttpAdapter({
     limitBytes: config.bodyLimitBytes,
-    scanner: () => new JsonDepthScanner(),
-    inspect: assertSafeBody,
+    inspector: () => new RecordBodyInspector(),
     requestTimeoutMs: config.requestTimeoutMs,
     maxConnections: config.maxConnections,
     corsOrigins: config.corsOrigins,

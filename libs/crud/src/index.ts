@@ -9,6 +9,7 @@ export * from './core/query/json-equality';
 export * from './core/body/body-error';
 export * from './core/body/body-guard';
 export * from './core/body/json-depth';
+export * from './core/body/record-body-inspector';
 export * from './core/merge/deep-merge';
 export * from './core/ids/record-id';
 export * from './core/ids/path-id';

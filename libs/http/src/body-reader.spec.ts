@@ -5,14 +5,25 @@ import { BodyRefusedError } from './body-refused.error';
 import { BodyReaderOptions, hasUnreadBody, readBodiesAsJson, readRequestBody } from './body-reader';
 import { RequestAbortedError } from './request-aborted.error';
 
+/** What the inspectors saw: each body's chunks, then what it parsed to, with its text and bytes. */
+const inspected: { chunks: string[]; parsed?: { body: unknown; text: string; bytes: string } }[] = [];
+
 const options: BodyReaderOptions = {
   limitBytes: 1000,
-  inspect: () => undefined,
-  scanner: () => ({
-    push: (chunk: Buffer) => {
-      if (chunk.includes('!')) throw new Error('the scanner refuses "!"');
-    },
-  }),
+  inspector: () => {
+    const seen: (typeof inspected)[number] = { chunks: [] };
+    inspected.push(seen);
+    return {
+      push: (chunk: Buffer) => {
+        seen.chunks.push(chunk.toString());
+        if (chunk.includes('!')) throw new Error('the inspector refuses "!"');
+      },
+      inspect: (body: unknown, text: string, bytes: Buffer) => {
+        seen.parsed = { body, text, bytes: bytes.toString() };
+        if (text.includes('"refused"')) throw new Error('the inspector refuses "refused"');
+      },
+    };
+  },
 };
 
 /** A request as the guard sees it: headers arrived, body bytes pushed (or not) by the test. */
@@ -51,7 +62,29 @@ describe('readRequestBody', () => {
     expect(readRequestBody(request)).toBeUndefined();
   });
 
-  it('stops at the first chunk the scanner refuses, without waiting for the rest', async () => {
+  it('shows one inspector the chunks as they come, then the parsed body with its text and bytes', async () => {
+    inspected.length = 0;
+    const { request, raw } = requestWith({ 'content-length': '10' });
+    const reading = readRequestBody(request);
+    raw.push(Buffer.from('[{"é":'));
+    raw.push(Buffer.from('1}]'));
+    raw.push(null);
+    expect(await outcome(reading)).toBe('read');
+    expect(inspected).toEqual([{ chunks: ['[{"é":', '1}]'], parsed: { body: [{ é: 1 }], text: '[{"é":1}]', bytes: '[{"é":1}]' } }]);
+  });
+
+  it('answers 400 with the message of an inspector that refuses the parsed body', async () => {
+    const { request, raw } = requestWith({ 'content-length': '9' });
+    const reading = readRequestBody(request);
+    raw.push(Buffer.from('"refused"'));
+    raw.push(null);
+    const error = await outcome(reading);
+    expect(error).toBeInstanceOf(BodyRefusedError);
+    expect((error as BodyRefusedError).httpStatus).toBe(400);
+    expect((error as BodyRefusedError).message).toBe('the inspector refuses "refused"');
+  });
+
+  it('stops at the first chunk the inspector refuses, without waiting for the rest', async () => {
     const { request, raw } = requestWith({ 'content-length': '900' });
     const reading = readRequestBody(request);
     raw.push(Buffer.from('[[!'));
@@ -98,10 +131,12 @@ describe('readRequestBody', () => {
       expect(hasUnreadBody(raw)).toBe(false);
     });
 
-    it('is read at once when chunked and complete', () => {
+    it('is read at once when chunked and complete, its inspector seeing it as one chunk', () => {
+      inspected.length = 0;
       const { request } = arrived({ 'transfer-encoding': 'chunked' }, '[1,', '2]');
       expect(readRequestBody(request)).toBeUndefined();
       expect(request.body).toEqual([1, 2]);
+      expect(inspected).toEqual([{ chunks: ['[1,2]'], parsed: { body: [1, 2], text: '[1,2]', bytes: '[1,2]' } }]);
     });
 
     it('is waited for while fewer bytes than announced are in', async () => {
@@ -115,7 +150,7 @@ describe('readRequestBody', () => {
       expect(request.body).toEqual({ a: [1, 2] });
     });
 
-    it('is refused as a streamed one would be: the scanner, bad JSON, the limit of a chunked body', async () => {
+    it('is refused as a streamed one would be: the inspector, bad JSON, the limit of a chunked body', async () => {
       const refusal = async (headers: Record<string, string>, body: string) => {
         const error = await outcome(readRequestBody(arrived(headers, body).request));
         expect(error).toBeInstanceOf(BodyRefusedError);

@@ -6,14 +6,19 @@ import { RequestAbortedError } from './request-aborted.error';
 
 export interface BodyReaderOptions {
   limitBytes: number;
-  /** Runs on every parsed body; throws an error with `message` to refuse it (400). */
-  inspect: (body: unknown) => void;
+  /** One per body read, that sees its bytes and then what they parse to. */
+  inspector: () => BodyInspector;
+}
+
+/** Throws an error with `message` to refuse the body (400). */
+export interface BodyInspector {
   /**
-   * Watches the raw bytes as they arrive, before anything is parsed; throws an error with
-   * `message` to refuse the body (400) without reading the rest, e.g. at nesting too deep for
-   * JSON.parse to be let near it.
+   * Each chunk as it arrives, before anything is parsed: a refusal here leaves the rest unread,
+   * e.g. at nesting too deep for JSON.parse to be let near it.
    */
-  scanner?: () => { push(chunk: Buffer): void };
+  push(chunk: Buffer): void;
+  /** The parsed body, with the text and the bytes it was parsed from. */
+  inspect(body: unknown, text: string, bytes: Buffer): void;
 }
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
@@ -47,7 +52,7 @@ export function readBodiesAsJson(fastify: FastifyInstance, options: BodyReaderOp
  * its body being read (docs/routes.md), and the error answer then closes the connection.
  *
  * Refuses with 413 past the limit, 415 for a body that is not JSON, 400 for JSON that does not
- * parse or that the scanner or `inspect` refuses. A request without a body, or with only
+ * parse or that the inspector refuses. A request without a body, or with only
  * whitespace, gets `body` undefined. Answers undefined (no promise) when there is nothing to
  * read, which is the hot path of every GET, and when the whole body had arrived already, which
  * is that of most bodies (`arrivedBody`).
@@ -61,22 +66,23 @@ export function readRequestBody(request: FastifyRequest): Promise<void> | undefi
   if (marked[BODY_READ]) return undefined;
   marked[BODY_READ] = true;
   const options = (request.server as unknown as Record<symbol, BodyReaderOptions>)[BODY_OPTIONS];
+  const inspector = options.inspector();
   // NaN when the body is chunked.
   const announced = Number(request.raw.headers['content-length'] ?? NaN);
   try {
     checkMediaType(request);
     if (announced > options.limitBytes) throw tooLarge(options);
-    const arrived = arrivedBody(request.raw, announced, options);
+    const arrived = arrivedBody(request.raw, announced, inspector, options);
     if (arrived !== undefined) {
-      request.body = parseJson(arrived, options);
+      request.body = parseJson(arrived, inspector);
       return undefined;
     }
   } catch (refusal: unknown) {
     // A refusal of the body, as a rejected promise: as if it had come while the body streamed in.
     return Promise.reject(refusal instanceof Error ? refusal : new Error(String(refusal)));
   }
-  return readText(request.raw, options).then((text) => {
-    request.body = parseJson(text, options);
+  return readBytes(request.raw, inspector, options).then((bytes) => {
+    request.body = parseJson(bytes, inspector);
   });
 }
 
@@ -105,34 +111,30 @@ function checkMediaType(request: FastifyRequest): void {
  * buffered and `complete` is still false), so a body of announced length is whole once that
  * many bytes wait; a chunked one only once complete.
  */
-function arrivedBody(payload: TakenMessage, announced: number, options: BodyReaderOptions): string | undefined {
+function arrivedBody(payload: TakenMessage, announced: number, inspector: BodyInspector, options: BodyReaderOptions): Buffer | undefined {
   if (payload.destroyed || payload.readableFlowing !== null) return undefined;
   if (!payload.complete && !(payload.readableLength >= announced)) return undefined;
   const whole = payload.read() as Buffer | null;
   payload[BODY_TAKEN] = true;
-  if (whole === null) return '';
-  const refusal = refusalOf(whole, whole.length, options.scanner?.(), options);
+  if (whole === null) return Buffer.alloc(0);
+  const refusal = refusalOf(whole, whole.length, inspector, options);
   if (refusal) throw refusal;
-  return whole.toString('utf8');
+  return whole;
 }
 
-/** What a chunk of the body earns once `received` bytes are in: 413 past the limit, 400 from the scanner. */
-function refusalOf(
-  chunk: Buffer,
-  received: number,
-  scanner: { push(chunk: Buffer): void } | undefined,
-  options: BodyReaderOptions,
-): BodyRefusedError | undefined {
+/** What a chunk of the body earns once `received` bytes are in: 413 past the limit, 400 from the inspector. */
+function refusalOf(chunk: Buffer, received: number, inspector: BodyInspector, options: BodyReaderOptions): BodyRefusedError | undefined {
   if (received > options.limitBytes) return tooLarge(options);
   try {
-    scanner?.push(chunk);
+    inspector.push(chunk);
   } catch (error) {
     return new BodyRefusedError(400, (error as Error).message);
   }
   return undefined;
 }
 
-function parseJson(text: string, options: BodyReaderOptions): unknown {
+function parseJson(bytes: Buffer, inspector: BodyInspector): unknown {
+  const text = bytes.toString('utf8');
   if (text.trim().length === 0) return undefined;
   let body: unknown;
   try {
@@ -141,7 +143,7 @@ function parseJson(text: string, options: BodyReaderOptions): unknown {
     throw new BodyRefusedError(400, 'body is not valid JSON');
   }
   try {
-    options.inspect(body);
+    inspector.inspect(body, text, bytes);
   } catch (error) {
     throw new BodyRefusedError(400, (error as Error).message);
   }
@@ -152,10 +154,9 @@ function tooLarge({ limitBytes }: BodyReaderOptions): BodyRefusedError {
   return new BodyRefusedError(413, `body is larger than ${limitBytes} bytes`);
 }
 
-function readText(payload: IncomingMessage, options: BodyReaderOptions): Promise<string> {
+function readBytes(payload: IncomingMessage, inspector: BodyInspector, options: BodyReaderOptions): Promise<Buffer> {
   // The client may have left while the guard checked its credentials: 'close' has been and gone.
   if (payload.destroyed) return Promise.reject(new RequestAbortedError());
-  const scanner = options.scanner?.();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -168,13 +169,13 @@ function readText(payload: IncomingMessage, options: BodyReaderOptions): Promise
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      const refusal = refusalOf(chunk, received, scanner, options);
+      const refusal = refusalOf(chunk, received, inspector, options);
       if (refusal) return stop(refusal);
       chunks.push(chunk);
     };
     const onEnd = () => {
       payload.off('close', onClose);
-      resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     };
     // The client left, or the request timeout cut it off: nobody is waiting for an answer.
     const onClose = () => stop(new RequestAbortedError());

@@ -22,6 +22,7 @@ import { writeItems } from './write-items';
 import { isPlainObject } from '../core/query/field-path';
 import { RecordNotFoundError } from './record-not-found.error';
 import { projectRecord } from './record-projection';
+import { sentTextsOf } from '../core/body/sent-texts';
 
 export interface WriteResult {
   operation: 'create' | 'update' | 'delete';
@@ -78,6 +79,7 @@ export class RecordService {
 
   async create(pathId: string | undefined, body: unknown): Promise<WriteResult> {
     const items = this.itemsFor(pathId, body);
+    const sent = sentTextsOf(body);
     const outcomes = new Array<WriteOutcome>(items.length);
     const accepted: { index: number; record: NewRecord }[] = [];
     const refusals = new Map<number, Refusal>();
@@ -90,6 +92,8 @@ export class RecordService {
         outcomes[index] = new WriteOutcome(406, ID_ALREADY_FOUND);
       } else {
         idsInBatch.add(prepared.id);
+        // The doc is the object the text parsed to only if nothing replaced it (RecordRules copies).
+        if (prepared.doc === item && sent?.[index] !== undefined) prepared.text = sent[index];
         accepted.push({ index, record: prepared });
       }
     });

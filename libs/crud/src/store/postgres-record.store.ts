@@ -8,6 +8,7 @@ import {
   InsertOutcome,
   MissingReference,
   NewRecord,
+  newRecordText,
   READ_PAGE_SIZE,
   RecordReference,
   RecordStore,
@@ -128,7 +129,7 @@ export class PostgresRecordStore extends RecordStore {
     const params = [
       family,
       JSON.stringify(records.map((record) => record.id)),
-      JSON.stringify(records.map((record) => record.doc)),
+      docsArray(records),
       everyPath ? null : learnedPathsSettingName(family),
       setting ?? null,
       ...valueParams(values),
@@ -159,7 +160,7 @@ export class PostgresRecordStore extends RecordStore {
          SELECT $1, u.id, u.doc FROM ${recordRows('$2', '$3')}
          ORDER BY u.position
          ON CONFLICT (family, id) DO NOTHING RETURNING seq, id`,
-        [family, JSON.stringify(writable.map((record) => record.id)), JSON.stringify(writable.map((record) => record.doc))],
+        [family, JSON.stringify(writable.map((record) => record.id)), docsArray(writable)],
       );
       const seqById = new Map(inserted.rows.map((row) => [row.id, Number(row.seq)]));
       await this.insertValues(
@@ -560,9 +561,14 @@ function insertStatement(onConflict: string): string {
  * parameters, pg escaped every element in JavaScript (its arrayString): 14 % of the service's
  * CPU samples in W4 on PostgreSQL, and garbage besides; JSON.stringify does it natively, and
  * PostgreSQL parses one json document per column where it parsed an array literal and then
- * each doc again as json. A `json` element keeps its text as sent, so a doc is stored as JSON.stringify
- * wrote it, as before.
+ * each doc again as json. A `json` element keeps its text as sent, so a doc is stored as
+ * `newRecordText` gives it.
  */
+
+/** New records' docs as one JSON array, each as `newRecordText` gives it. */
+function docsArray(records: readonly NewRecord[]): string {
+  return `[${records.map(newRecordText).join(',')}]`;
+}
 
 /** `u(id, doc, position)` from JSON arrays of ids (or seqs) and of docs. */
 function recordRows(ids: string, docs: string): string {

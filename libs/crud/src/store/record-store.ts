@@ -13,6 +13,8 @@ export interface RecordReference {
 export interface NewRecord {
   id: string;
   doc: JsonObject;
+  /** `doc` as the JSON text it was sent as, when that is known: stored instead of JSON.stringify's. */
+  text?: string;
   /** Records that must exist when this one is written, checked in the same transaction. */
   requires?: readonly RecordReference[];
 }
@@ -20,6 +22,11 @@ export interface NewRecord {
 /** Why a write did not happen although the item was valid: the required records that do not exist. */
 export interface MissingReference {
   missing: RecordReference[];
+}
+
+/** The text a new record is stored as. */
+export function newRecordText(record: NewRecord): string {
+  return record.text ?? JSON.stringify(record.doc);
 }
 
 export type InsertOutcome = 'inserted' | 'duplicate' | MissingReference;

@@ -2,7 +2,16 @@ import type { Database, Statement } from 'better-sqlite3';
 import { JsonObject } from '../core/query/query.types';
 import { indexedValues } from './indexed-values';
 import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
-import { InsertOutcome, MissingReference, NewRecord, READ_PAGE_SIZE, RecordReference, RecordStore, UpdateDecision } from './record-store';
+import {
+  InsertOutcome,
+  MissingReference,
+  NewRecord,
+  newRecordText,
+  READ_PAGE_SIZE,
+  RecordReference,
+  RecordStore,
+  UpdateDecision,
+} from './record-store';
 import { selectionPlan } from './selection-plan';
 import { readSelection, readSelectionNow, SelectionQueries } from './selection-reader';
 import { SQLITE_WILDCARD_FUNCTION, sqliteDialect } from './sql-dialect';
@@ -88,7 +97,7 @@ export class SqliteRecordStore extends RecordStore {
   /** Records that require none, in one statement. Rows go in in order, so of two with one id the first is written. */
   private insertRun(family: string, run: readonly NewRecord[], index: ValueIndex): InsertOutcome[] {
     const params: unknown[] = [];
-    for (const record of run) params.push(family, record.id, JSON.stringify(record.doc));
+    for (const record of run) params.push(family, record.id, newRecordText(record));
     const { changes, lastInsertRowid } = this.statement(INSERT_RECORDS.sql(run.length)).run(...params);
     const last = Number(lastInsertRowid);
     if (changes === run.length) {
@@ -120,7 +129,7 @@ export class SqliteRecordStore extends RecordStore {
     if (missing.length > 0) return { missing };
     const result = this.statement(
       'INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?) ON CONFLICT (family, id) DO NOTHING',
-    ).run(family, record.id, JSON.stringify(record.doc));
+    ).run(family, record.id, newRecordText(record));
     if (result.changes === 0) return 'duplicate';
     this.insertValues([{ seq: Number(result.lastInsertRowid), doc: record.doc }], family, index);
     return 'inserted';

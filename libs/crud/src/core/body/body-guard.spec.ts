@@ -1,5 +1,5 @@
 import { BodyError } from './body-error';
-import { assertSafeBody, MAX_BODY_DEPTH } from './body-guard';
+import { assertSafeBody, assertSafeRecords, MAX_BODY_DEPTH } from './body-guard';
 
 function errorOf(text: string): BodyError | undefined {
   try {
@@ -96,5 +96,19 @@ describe('assertSafeBody', () => {
 
   it('accepts NUL in a string value: it is data, not a path', () => {
     expect(errorOf('{"a":"x\\u0000y"}')).toBeUndefined();
+  });
+});
+
+describe('assertSafeRecords', () => {
+  it('counts the members of each record, at every depth, as parsed: a repeated key once', () => {
+    expect(assertSafeRecords(JSON.parse('[{"a":1,"b":{"c":[{"d":1},{"e":2}]}},{},{"a":1,"a":2},3,"x"]'))).toEqual([5, 0, 1, 0, 0]);
+    expect(assertSafeRecords(JSON.parse('{"a":{"b":{}}}'))).toEqual([2]);
+  });
+
+  it('refuses what assertSafeBody refuses, inside any record', () => {
+    expect(() => assertSafeRecords(JSON.parse('[{},{"x":{"__proto__":1}}]'))).toThrow('body contains the forbidden key "__proto__"');
+    const tooDeep = `[${'['.repeat(MAX_BODY_DEPTH)}${']'.repeat(MAX_BODY_DEPTH)}]`;
+    expect(() => assertSafeRecords(JSON.parse(tooDeep))).toThrow(`body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+    expect(() => assertSafeRecords(JSON.parse(tooDeep.slice(1, -1)))).not.toThrow();
   });
 });

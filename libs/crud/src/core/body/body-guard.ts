@@ -14,25 +14,39 @@ export function assertSafeBody(value: unknown): void {
   walk(value, 1);
 }
 
-function walk(value: unknown, depth: number): void {
+/**
+ * `assertSafeBody`, answering for each top-level record (the body, or each item of a list) how
+ * many members its objects hold in all, duplicates parsed away: what `keepSentTexts` compares
+ * with the members the text spelled.
+ */
+export function assertSafeRecords(body: unknown): number[] {
+  if (!Array.isArray(body)) return [walk(body, 1)];
+  return body.map((item) => walk(item, 2));
+}
+
+/** Throws at what the body must not hold; answers how many object members `value` holds in all. */
+function walk(value: unknown, depth: number): number {
   if (typeof value === 'string') {
     if (!isWellFormed(value)) throw loneSurrogate();
-    return;
+    return 0;
   }
   // JSON.parse turns 1e400 into Infinity, which JSON.stringify would store as null.
   if (typeof value === 'number' && !Number.isFinite(value)) throw new BodyError('body contains a number out of range');
-  if (typeof value !== 'object' || value === null) return;
+  if (typeof value !== 'object' || value === null) return 0;
   if (depth > MAX_BODY_DEPTH) throw new BodyError(`body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+  let members = 0;
   if (Array.isArray(value)) {
-    for (const item of value) walk(item, depth + 1);
-    return;
+    for (const item of value) members += walk(item, depth + 1);
+    return members;
   }
-  for (const key of Object.keys(value)) {
+  const keys = Object.keys(value);
+  for (const key of keys) {
     if (FORBIDDEN_KEYS.has(key)) throw new BodyError(`body contains the forbidden key "${key}"`);
     if (key.includes('\u0000')) throw new BodyError('body contains a key holding NUL (\\u0000)');
     if (!isWellFormed(key)) throw loneSurrogate();
-    walk((value as Record<string, unknown>)[key], depth + 1);
+    members += walk((value as Record<string, unknown>)[key], depth + 1);
   }
+  return members + keys.length;
 }
 
 /** Native since Node 20 (ES2024); the project's TypeScript lib is ES2023. */

@@ -85,6 +85,54 @@ describe('JsonDepthScanner', () => {
   });
 });
 
+describe('JsonDepthScanner.items', () => {
+  /** The spans a scanner finds in `text` fed in chunks of `size` bytes, each with the text it covers. */
+  function itemsOf(text: string, size: number) {
+    const bytes = Buffer.from(text, 'utf8');
+    const scanner = new JsonDepthScanner();
+    for (let offset = 0; offset < bytes.length; offset += size) scanner.push(bytes.subarray(offset, offset + size));
+    return scanner.items().map((span) => span && { ...span, text: bytes.toString('utf8', span.start, span.end) });
+  }
+
+  it('finds each object of a top-level list, by its position, whatever the chunks', () => {
+    const text = '[{"a":1,"b":{"c":[1,{"d":2}]}}, 7 ,"x{",[{"e":3}],{"f":"}:, \\\\"}]';
+    expect(JSON.parse(text)).toHaveLength(5);
+    for (const size of [1, 2, 3, 7, 1 << 16]) {
+      expect(itemsOf(text, size)).toEqual([
+        { start: 1, end: 30, members: 4, spaced: false, text: '{"a":1,"b":{"c":[1,{"d":2}]}}' },
+        undefined,
+        undefined,
+        undefined,
+        { start: 50, end: 64, members: 1, spaced: false, text: '{"f":"}:, \\\\"}' },
+      ]);
+    }
+  });
+
+  it('takes a body that is one object as one item, and counts every colon outside strings', () => {
+    expect(itemsOf(' {"a":{"a":1},"a":"b:c"} ', 4)).toEqual([
+      { start: 1, end: 24, members: 3, spaced: false, text: '{"a":{"a":1},"a":"b:c"}' },
+    ]);
+  });
+
+  it('marks an item with whitespace between its tokens, not one with whitespace around it', () => {
+    const spans = itemsOf('[ {"a":1} ,\n{"a": 1},{"a":[1,\t2]},{"a":"1 2"}\r\n]', 5);
+    expect(spans.map((span) => span?.spaced)).toEqual([false, true, true, false]);
+  });
+
+  it('finds nothing in a body that is not an object or a list of them', () => {
+    expect(itemsOf('"{\\"a\\":1}"', 3)).toEqual([]);
+    expect(itemsOf('[[{"a":1}]]', 3)).toEqual([]);
+    expect(itemsOf('[1,2]', 3)).toEqual([]);
+  });
+
+  it('gives byte offsets: characters outside ASCII take their UTF-8 length', () => {
+    expect(itemsOf('[{"é":"😀"},{"a":1}]', 3).map((span) => span && [span.start, span.end, span.text])).toEqual([
+      [1, 14, '{"é":"😀"}'],
+      [15, 22, '{"a":1}'],
+    ]);
+  });
+});
+
 describe('assertJsonDepth', () => {
   it('checks a whole text, e.g. a ?q= query', () => {
     expect(() => assertJsonDepth(`${'['.repeat(32)}${']'.repeat(32)}`)).not.toThrow();

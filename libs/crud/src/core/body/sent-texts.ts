@@ -1,0 +1,40 @@
+import { isAscii } from 'node:buffer';
+import type { ItemSpan } from './json-depth';
+
+/**
+ * The text each record of a body came in, by its position in the body (one for a body that is an
+ * object): a new record whose object the service did not replace (an id was sent, nothing to
+ * convert or default) is stored as that text instead of JSON.stringify's (`NewRecord.text`).
+ * Serializing every record of a batch again was a tenth of the service's CPU in batch ingest
+ * (W4, 2026-11-27).
+ *
+ * One entry per body, keyed by the parsed body: an entry per record made the garbage collector
+ * walk a thousand ephemerons per batch, and took back most of what it saved.
+ */
+const sentTexts = new WeakMap<object, readonly (string | undefined)[]>();
+
+/**
+ * Keeps the texts of the records in `body` that parse back to exactly their object: none with
+ * whitespace between tokens (stored texts stay compact, as JSON.stringify writes them) and none
+ * whose text spells a member twice (JSON.parse keeps the last; the text would keep both). What
+ * remains can differ from JSON.stringify's only in how a number or a string is spelled (`1.0`,
+ * `\u0041`): the record as sent.
+ */
+export function keepSentTexts(body: unknown, members: readonly number[], spans: readonly (ItemSpan | undefined)[], bytes: Buffer): void {
+  if (typeof body !== 'object' || body === null || spans.length === 0) return;
+  const items = Array.isArray(body) ? (body as unknown[]) : [body];
+  // Each text is copied out of the bytes, not sliced from the body's string: a slice would keep a
+  // whole batch's text alive, into the old generation, for as long as any one record's.
+  const encoding = isAscii(bytes) ? 'latin1' : 'utf8';
+  const texts = items.map((item, position) => {
+    const span = spans[position];
+    if (!span || span.spaced || span.members !== members[position]) return undefined;
+    return bytes.toString(encoding, span.start, span.end);
+  });
+  sentTexts.set(body, texts);
+}
+
+/** The texts `keepSentTexts` kept for a parsed body, by record position; undefined where none. */
+export function sentTextsOf(body: unknown): readonly (string | undefined)[] | undefined {
+  return typeof body === 'object' && body !== null ? sentTexts.get(body) : undefined;
+}

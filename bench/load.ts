@@ -11,11 +11,12 @@
  * right answer (records are deterministic, see records.ts), and wrk.lua checks every response.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { batchBody, ENVELOPE_BASE_LENGTH, newRecordTemplate, recordJson, SOURCE_GROUP, sourceCount } from './records';
 import type { LoadReply, LoadRequest, Measurement } from './protocol';
+import { cpuTicks } from './cpu-ticks';
 
 /** Byte lengths of preloaded record i, and of the W3 answer for each group of 10. */
 let recordLength = new Int32Array(0);
@@ -48,17 +49,6 @@ function init(records: number): void {
   writeFileSync(join(DATA, 'groups.txt'), groups.join('\n') + '\n');
   writeFileSync(join(DATA, 'templates.txt'), Array.from({ length: 1000 }, (_, seq) => newRecordTemplate(seq)).join('\n') + '\n');
   writeFileSync(join(DATA, 'envelope.txt'), `${ENVELOPE_BASE_LENGTH + NEW_ID_LENGTH}\n`);
-}
-
-/** utime + stime of a process, in clock ticks (100 per second on Linux). */
-function cpuTicks(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
 }
 
 async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Promise<Measurement> {

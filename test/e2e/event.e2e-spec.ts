@@ -57,4 +57,18 @@ describe.each(databaseKinds())('Event specifics on %s', (kind) => {
       .send({ where: { and: [{ equals: { target: 'e', expr: 1000 } }, { equals: { target: 's', expr: 'A/' } }] } });
     expect(found.body.map((record: { id: string }) => record.id)).toEqual(['sent-1']);
   });
+
+  it('stores as sent the records of a batch written a chunk at a time, past the first chunk too', async () => {
+    const records = Array.from({ length: 1001 }, (_, k) => `{"id":"chunked-${k}","n":${k}.0}`);
+    const created = await request(t.url)
+      .post('/event')
+      .set('Authorization', bearer())
+      .set('Content-Type', 'application/json')
+      .send(`[${records.join(',')}]`);
+    expect(created.status).toBe(201);
+    for (const k of [0, 1000]) {
+      const read = await request(t.url).get(`/event/chunked-${k}`).set('Authorization', bearer());
+      expect(read.text).toBe(`[${records[k]}]`);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import type { WriteResult } from '../service/record.service';
+import { sliceSentBody } from '../core/body/sent-texts';
 
 /** Records of a batch validated and stored per step; other requests are served between steps. */
 export const BATCH_CHUNK = 1000;
@@ -26,7 +27,7 @@ async function writeChunked(body: unknown[], write: (part: unknown) => Promise<W
   let operation: WriteResult['operation'] | undefined;
   for (let start = 0; start < body.length; start += chunk) {
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const result = await write(body.slice(start, start + chunk));
+    const result = await write(sliceSentBody(body, start, start + chunk));
     operation = result.operation;
     for (const outcome of result.outcomes) outcomes.push(outcome);
   }

@@ -13,7 +13,7 @@ const SPACE = 0x20;
 
 /**
  * Where one top-level object of a body lies (the body itself, or an item of a top-level list),
- * in bytes, with what decides whether its text can be stored as sent (`verbatim-docs.ts`): how
+ * in bytes, with what decides whether its text can be stored as sent (`sent-texts.ts`): how
  * many members its objects hold in all (a colon outside strings each), and whether whitespace
  * stands between its tokens.
  */

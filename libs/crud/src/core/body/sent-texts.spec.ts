@@ -1,5 +1,5 @@
 import { RecordBodyInspector } from './record-body-inspector';
-import { sentTextsOf } from './sent-texts';
+import { sentTextsOf, sliceSentBody } from './sent-texts';
 
 /** Parses `text` as the service reads a body: its bytes through the inspector in chunks, then the parsed body. */
 function readBody(text: string, chunk = 5): unknown {
@@ -41,5 +41,12 @@ describe('sentTextsOf', () => {
     expect(sentTextsOf({ ...body })).toBeUndefined();
     expect(sentTextsOf(JSON.parse('{"id":"a"}'))).toBeUndefined();
     expect(sentTextsOf(undefined)).toBeUndefined();
+  });
+
+  it('gives a slice of a list the texts of its records, by their position in the slice', () => {
+    const body = readBody('[{"a":1.0},{"b": 2},{"c":3.0},{"d":4.0}]') as unknown[];
+    expect(sentTextsOf(sliceSentBody(body, 1, 3))).toEqual([undefined, '{"c":3.0}']);
+    expect(sentTextsOf(sliceSentBody(body, 3, 9))).toEqual(['{"d":4.0}']);
+    expect(sentTextsOf(sliceSentBody(JSON.parse('[{"a":1}]') as unknown[], 0, 1))).toBeUndefined();
   });
 });

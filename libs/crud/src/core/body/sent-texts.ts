@@ -10,7 +10,8 @@ import type { ItemSpan } from './json-depth';
  *
  * One entry per body, keyed by the parsed body: an entry per record made the garbage collector
  * walk a thousand ephemerons per batch, and took back most of what it saved. The texts are cut
- * out when a create asks for them, not for every body read (a query's, an update's).
+ * out when a create asks for them, not for every body read (a query's, an update's). A batch
+ * written a slice at a time hands its slices on (`sliceSentBody`).
  */
 const sentBodies = new WeakMap<object, SentBody>();
 
@@ -47,4 +48,12 @@ export function sentTextsOf(body: unknown): readonly (string | undefined)[] | un
     if (!span || span.spaced || span.members !== members[position]) return undefined;
     return bytes.toString(encoding, span.start, span.end);
   });
+}
+
+/** `body.slice(start, end)`, with the texts of its records known as they are for the body's. */
+export function sliceSentBody(body: unknown[], start: number, end: number): unknown[] {
+  const part = body.slice(start, end);
+  const sent = sentBodies.get(body);
+  if (sent) sentBodies.set(part, { ...sent, members: sent.members.slice(start, end), spans: sent.spans.slice(start, end) });
+  return part;
 }

@@ -12,7 +12,7 @@ import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
  * before them must come out of each with every value row, the same answers and the trigger;
  * and `down` must give back the layout before.
  */
-describe('SQLite value table migrations (1764200000000, 1764300000000)', () => {
+describe('SQLite value table migrations (1764200000000, 1764300000000, 1764400000000)', () => {
   let dir: string;
   let dataSource: DataSource;
   const index = ValueIndex.of(['source', 'tags']);
@@ -82,7 +82,7 @@ describe('SQLite value table migrations (1764200000000, 1764300000000)', () => {
     const firstIndexes = await indexes();
     await dataSource.destroy();
 
-    dataSource = await open(MIGRATIONS);
+    dataSource = await open(MIGRATIONS.slice(0, 4));
     expect((await dataSource.runMigrations({ transaction: 'all' })).map((migration) => migration.name)).toEqual([
       'SqliteValuePathKeys1764300000000',
     ]);
@@ -97,6 +97,17 @@ describe('SQLite value table migrations (1764200000000, 1764300000000)', () => {
       'CREATE INDEX inventory_value_text ON inventory_value (path_key, text, seq)',
     ]);
     expect(await triggers()).toEqual(['inventory_record_deleted']);
+    await dataSource.destroy();
+
+    // 1764400000000 marks the paths some record holds two values at, from the rows stored.
+    dataSource = await open(MIGRATIONS);
+    expect((await dataSource.runMigrations({ transaction: 'all' })).map((migration) => migration.name)).toEqual([
+      'MultiValuedPaths1764400000000',
+    ]);
+    expect((await rows('SELECT path, multi FROM inventory_value_path ORDER BY key')).map((row) => ({ ...row }))).toEqual([
+      { path: 'source', multi: 0 },
+      { path: 'tags', multi: 1 },
+    ]);
     const store = recordStoreFor(dataSource);
     for (const [n, source] of sources.entries())
       expect(await idsFrom(store, source)).toEqual(Array.from({ length: 10 }, (_, k) => `e${3 * k + n}`).sort());
@@ -108,6 +119,12 @@ describe('SQLite value table migrations (1764200000000, 1764300000000)', () => {
     await rows("DELETE FROM inventory_record WHERE id = 'new'");
     expect(await valueRows(NAMED_VALUE_ROWS)).toEqual(rowsBefore);
 
+    await dataSource.undoLastMigration({ transaction: 'all' });
+    expect((await rows("SELECT name FROM pragma_table_info('inventory_value_path')")).map((row) => row.name)).toEqual([
+      'key',
+      'family',
+      'path',
+    ]);
     await dataSource.undoLastMigration({ transaction: 'all' });
     expect(await valueRows('inventory_value')).toEqual(rowsBefore);
     expect(await rows("SELECT name FROM sqlite_master WHERE name = 'inventory_value_path'")).toEqual([]);

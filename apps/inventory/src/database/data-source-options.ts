@@ -7,12 +7,14 @@ import { InitialSchema1763700000000 } from '../migrations/1763700000000-initial-
 import { PostgresValueRowsCascadePerStatement1764100000000 } from '../migrations/1764100000000-postgres-value-rows-cascade-per-statement';
 import { SqliteValueRowsCascadeByTrigger1764200000000 } from '../migrations/1764200000000-sqlite-value-rows-cascade-by-trigger';
 import { SqliteValuePathKeys1764300000000 } from '../migrations/1764300000000-sqlite-value-path-keys';
+import { MultiValuedPaths1764400000000 } from '../migrations/1764400000000-multi-valued-paths';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
   PostgresValueRowsCascadePerStatement1764100000000,
   SqliteValueRowsCascadeByTrigger1764200000000,
   SqliteValuePathKeys1764300000000,
+  MultiValuedPaths1764400000000,
 ];
 
 /** The one source of database options, for the app and for the TypeORM CLI (ormconfig.ts). */

@@ -1,5 +1,5 @@
 import { JsonObject } from '../core/query/query.types';
-import { indexedValues } from './indexed-values';
+import { addMultiValuedPaths, indexedValues } from './indexed-values';
 import { ValueIndex } from './value-index';
 
 const EVENT: JsonObject = {
@@ -57,5 +57,25 @@ describe('indexedValues', () => {
   it('declaring nothing writes nothing; a key with a dot is never reachable', () => {
     expect(rows(ValueIndex.of([]))).toEqual([]);
     expect(rows(ValueIndex.of(['a']))).toEqual([]);
+  });
+});
+
+describe('addMultiValuedPaths', () => {
+  const multiValued = (doc: JsonObject, paths = ValueIndex.EVERY_PATH) => {
+    const found = new Set<string>();
+    addMultiValuedPaths(indexedValues(doc, paths), found);
+    return [...found].sort();
+  };
+
+  it('names the paths one record holds two values or more at, and no other', () => {
+    expect(multiValued({ id: 'a', source: 'x', timestamp: 't', size: 3 })).toEqual([]);
+    expect(multiValued({ id: 'a', tags: ['x', 'y'], one: ['x'], empty: [] })).toEqual(['tags']);
+    // Under a list of objects: each object is a row of `actions`, each id one of `actions.id`.
+    expect(multiValued({ id: 'a', actions: [{ id: 'x' }, { id: 'y', name: 'n' }] })).toEqual(['actions', 'actions.id']);
+    expect(multiValued({ id: 'a', actions: [{ id: 'x' }] })).toEqual([]);
+  });
+
+  it('looks only at the paths the index holds', () => {
+    expect(multiValued({ id: 'a', tags: ['x', 'y'], source: 's' }, ValueIndex.of(['source']))).toEqual([]);
   });
 });

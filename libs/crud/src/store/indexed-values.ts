@@ -27,6 +27,23 @@ export function indexedValues(record: JsonObject, index: ValueIndex): IndexedVal
   return rows;
 }
 
+/**
+ * Adds to `into` the paths that hold more than one of one record's `rows` (`indexedValues`): a
+ * path no record ever added here is single-valued, and two bounds on it hold of one value
+ * (migration 1764400000000). Most records give a few rows: compared pairwise, nothing allocated.
+ */
+export function addMultiValuedPaths(rows: readonly IndexedValue[], into: Set<string>): void {
+  for (let i = 1; i < rows.length; i++) {
+    const path = rows[i].path;
+    for (let j = 0; j < i; j++) {
+      if (rows[j].path === path) {
+        into.add(path);
+        break;
+      }
+    }
+  }
+}
+
 function visit(
   value: JsonValue,
   parent: string | undefined,

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { QueryBudget } from '../core/query/query-budget';
 import { JsonObject } from '../core/query/query.types';
-import { indexedValues } from './indexed-values';
+import { addMultiValuedPaths, indexedValues } from './indexed-values';
 import { configureSessions } from './postgres-sessions';
 import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import {
@@ -133,6 +133,7 @@ export class PostgresRecordStore extends RecordStore {
       everyPath ? null : learnedPathsSettingName(family),
       setting ?? null,
       ...valueParams(values),
+      JSON.stringify([...values.multiValued]),
     ];
     let rows: { fresh: boolean; ids: string[] }[];
     try {
@@ -436,6 +437,9 @@ export class PostgresRecordStore extends RecordStore {
        SELECT v.id::bigint, $1, v.path, v.kind, v.text, v.num::float8 FROM ${valueRows(2)}`,
       [family, ...valueParams(values)],
     );
+    if (values.multiValued.size > 0) {
+      await client.query(`${markMultiValued('$2')} ON CONFLICT DO NOTHING`, [family, JSON.stringify([...values.multiValued])]);
+    }
   }
 
   /** A read runs each statement on a connection of its own, so that the budget can cancel it. */
@@ -552,6 +556,9 @@ function insertStatement(onConflict: string): string {
      SELECT inserted.seq, $1, v.path, v.kind, v.text, v.num::float8
      FROM ${valueRows(6)}
      JOIN inserted ON inserted.id = v.id
+   ),
+   marked AS (
+     ${markMultiValued('$11')} WHERE (SELECT ok FROM fresh) ON CONFLICT DO NOTHING
    )
    SELECT (SELECT ok FROM fresh) AS fresh, ARRAY(SELECT id FROM inserted) AS ids`;
 }
@@ -581,6 +588,11 @@ function valueRows(first: number): string {
   return `ROWS FROM (${[0, 1, 2, 3, 4].map(column).join(', ')}) AS v(id, path, kind, text, num)`;
 }
 
+/** Lists the paths of the JSON array `paths` as multi-valued in the family `$1` (migration 1764400000000). */
+function markMultiValued(paths: string): string {
+  return `INSERT INTO inventory_value_multi (family, path) SELECT $1, m.path FROM json_array_elements_text(${paths}::json) AS m(path)`;
+}
+
 function valueParams(values: ReturnType<typeof valueColumns>): string[] {
   return [values.keys, values.paths, values.kinds, values.texts, values.nums].map((column) => JSON.stringify(column));
 }
@@ -593,9 +605,12 @@ function valueColumns<K>(records: readonly { key: K; doc: JsonObject }[], valueI
     kinds: [] as string[],
     texts: [] as (string | null)[],
     nums: [] as (number | null)[],
+    multiValued: new Set<string>(),
   };
   for (const record of records) {
-    for (const value of indexedValues(record.doc, valueIndex)) {
+    const rows = indexedValues(record.doc, valueIndex);
+    if (rows.length > 1) addMultiValuedPaths(rows, columns.multiValued);
+    for (const value of rows) {
       columns.keys.push(record.key);
       columns.paths.push(value.path);
       columns.kinds.push(value.kind);

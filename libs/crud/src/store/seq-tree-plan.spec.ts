@@ -152,17 +152,44 @@ describe('where leaves on SQLite', () => {
     expect(Math.max(...statements.map((statement) => statement.rows))).toBeLessThanOrEqual(NARROWING_LIMIT + 1);
   });
 
-  it('an `and` of two leaves that each let many records through intersects them in one statement', () => {
+  it('two bounds that each let many records through, on a path of one value per record, are one range', () => {
     // A time window whose bounds each let more records through than an `and` narrows to.
     const [from, to] = [COUNT - NARROWING_LIMIT - 500, NARROWING_LIMIT + 600];
     const window = { and: [op('gte', 'timestamp', second(from)), op('lt', 'timestamp', second(to))] };
     const { found, statements } = evaluate(db, window);
     expect(idsOf(found)).toEqual(expectedIds(DOCS, parseWhere(window)));
     expect(found.seqs.size).toBe(to - from);
-    expect(statements.filter((statement) => statement.sql.includes(' INTERSECT '))).toEqual([expect.objectContaining({ rows: to - from })]);
+    expect(statements.filter((statement) => statement.sql.includes(' INTERSECT '))).toEqual([]);
+    // One statement holds both bounds and returns the window's records, and no more.
+    const ranges = statements.filter((statement) => (statement.sql.match(/v\.text [<>]=? \?/g) ?? []).length === 2);
+    expect(ranges).toEqual([expect.objectContaining({ rows: to - from })]);
     // Before: each bound's statement returned all of its records (10,500 and 10,600), to be
     // intersected in memory; now only the probes, cut at NARROWING_LIMIT + 1, come back whole.
     expect(Math.max(...statements.map((statement) => statement.rows))).toBeLessThanOrEqual(NARROWING_LIMIT + 1);
+  });
+
+  it('two such bounds on a path of lists intersect their records in one statement, exactly', () => {
+    // Every record has 'bench' (< 't3') and a t-tag: most pass `>= 't1'`, all pass `< 't3'`,
+    // while only t1, t2 and t10–t29 lie between.
+    const window = { and: [op('gte', 'tags', 't1'), op('lt', 'tags', 't3')] };
+    const { found, statements } = evaluate(db, window);
+    expect(idsOf(found)).toEqual(expectedIds(DOCS, parseWhere(window)));
+    expect(found.seqs.size).toBeGreaterThan(NARROWING_LIMIT);
+    expect(statements.filter((statement) => statement.sql.includes(' INTERSECT '))).toHaveLength(1);
+  });
+
+  it('a record written with two values at a path of one value so far stops its bounds being one range', async () => {
+    const levels = Array.from({ length: COUNT }, (_, i) => ({ id: `l${i}`, level: i }));
+    const store = new SqliteRecordStore(db);
+    await insertAll(store, 'levels', levels);
+    const window = { and: [op('gte', 'level', 1_000), op('lt', 'level', COUNT - 1_000)] };
+    const read = () => readIds(store, { family: 'levels', where: parseWhere(window), valueIndex: ValueIndex.EVERY_PATH });
+    expect(await read()).toEqual(expectedIds(levels, parseWhere(window)));
+    // Both bounds pass it through its two values, though none lies between them.
+    const both = { id: 'both', level: [500, COUNT] };
+    await insertAll(store, 'levels', [both]);
+    expect(await read()).toContain('both');
+    expect(await read()).toEqual(expectedIds([...levels, both], parseWhere(window)));
   });
 
   it('an `and` of leaves that each let many through is still exact', () => {

@@ -39,6 +39,11 @@ export interface SqlDialect {
    */
   valueSeqs(predicate: string, columns?: string): string;
   /**
+   * One row (a `seq` of 1) if some record of `family` holds more than one value at `path`, as
+   * its writes marked (migration 1764400000000); none while each holds one at most.
+   */
+  multiValued(family: string, path: string): SqlFragment;
+  /**
    * Order terms on value paths that one statement may sort by; more are sorted in memory.
    * Each term is two correlated lookups per candidate, and a SQLite statement holds the event
    * loop: 170 ms per term on 100k events (16 terms: 6.7 s), so SQLite sorts by one at most.
@@ -106,6 +111,10 @@ export const sqliteDialect: SqlDialect = {
   seqAmong: (subquery) => ({ sql: `r.seq IN (${subquery.sql})`, params: subquery.params }),
   valueSeqs: (predicate, columns = 'v.seq') =>
     `SELECT ${columns} FROM inventory_value_path k CROSS JOIN inventory_value v WHERE ${SQLITE_KEYED_PATH} AND ${predicate}`,
+  multiValued: (family, path) => ({
+    sql: 'SELECT 1 AS seq FROM inventory_value_path WHERE family = ? AND path = ? AND multi = 1',
+    params: [family, path],
+  }),
   sqlOrderTerms: 1,
   // Left to itself, SQLite answers MAX(v.text) of one record by walking the path's text index
   // from its end until it meets the record (the MIN/MAX optimization): a scan of the path per
@@ -236,6 +245,10 @@ export const postgresDialect: SqlDialect = {
   seqAmong: (subquery) => ({ sql: `r.seq = ANY(ARRAY(${subquery.sql}))`, params: subquery.params }),
   valueSeqs: (predicate, columns = 'v.seq') =>
     `SELECT ${columns} FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${predicate}`,
+  multiValued: (family, path) => ({
+    sql: 'SELECT 1 AS seq FROM inventory_value_multi WHERE family = ? AND path = ?',
+    params: [family, path],
+  }),
   sqlOrderTerms: Number.MAX_SAFE_INTEGER,
   valuesOfRecord: (_family, path) => ({ sql: `${postgresRecordValues('r.seq')} WHERE true`, params: [path] }),
 };

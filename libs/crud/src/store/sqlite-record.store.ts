@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { JsonObject } from '../core/query/query.types';
-import { indexedValues } from './indexed-values';
+import { addMultiValuedPaths, indexedValues } from './indexed-values';
 import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import {
   InsertOutcome,
@@ -347,10 +347,15 @@ export class SqliteRecordStore extends RecordStore {
   private insertValues(records: readonly { seq: number; doc: JsonObject }[], family: string, valueIndex: ValueIndex): void {
     const params: unknown[] = [];
     const keyOf = this.pathKeys.forWrite(family);
+    const multiValued = new Set<string>();
     for (const { seq, doc } of records) {
-      for (const value of indexedValues(doc, valueIndex)) params.push(seq, keyOf(value.path), value.kind, value.text, value.num);
+      const rows = indexedValues(doc, valueIndex);
+      for (const value of rows) params.push(seq, keyOf(value.path), value.kind, value.text, value.num);
+      if (rows.length > 1) addMultiValuedPaths(rows, multiValued);
     }
     insertRows(INSERT_VALUES, params, (sql) => this.statement(sql));
+    const mark = this.statement('UPDATE inventory_value_path SET multi = 1 WHERE key = ? AND multi = 0');
+    for (const path of multiValued) mark.run(keyOf(path));
   }
 
   private all(fragment: SqlFragment): StoredRow[] {

@@ -263,7 +263,7 @@ export function createDatabase(file = ':memory:'): Database.Database {
   const db = new Database(file);
   db.exec(`
     CREATE TABLE inventory_record (seq INTEGER PRIMARY KEY AUTOINCREMENT, family TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE (family, id));
-    CREATE TABLE inventory_value_path (key INTEGER PRIMARY KEY, family TEXT NOT NULL, path TEXT NOT NULL, UNIQUE (family, path));
+    CREATE TABLE inventory_value_path (key INTEGER PRIMARY KEY, family TEXT NOT NULL, path TEXT NOT NULL, multi INTEGER NOT NULL DEFAULT 0, UNIQUE (family, path));
     CREATE TABLE inventory_value (seq INTEGER NOT NULL, path_key INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT, num REAL);
     CREATE TRIGGER inventory_record_deleted AFTER DELETE ON inventory_record BEGIN DELETE FROM inventory_value WHERE seq = old.seq; END;
     CREATE TABLE inventory_setting (name TEXT PRIMARY KEY, value TEXT NOT NULL);

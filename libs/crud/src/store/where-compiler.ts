@@ -17,7 +17,12 @@ export type { SqlFragment } from './sql-dialect';
 export type SeqTree =
   | { kind: 'all' }
   | { kind: 'none' }
-  | { kind: 'values'; path: string; anyOf: SqlFragment[] }
+  /**
+   * `bound`: the leaf is one bound of a range (`compileRange`) on a text or a number, its
+   * conditions in the same order for every bound of that type, so that two bounds on a path
+   * that holds one value per record may be one range (`mergedRange`, seq-tree-plan).
+   */
+  | { kind: 'values'; path: string; anyOf: SqlFragment[]; bound?: 'text' | 'number' }
   | { kind: 'pattern'; path: string; pattern: string; candidates: SqlFragment }
   | { kind: 'ids'; predicate: SqlFragment }
   | { kind: 'and' | 'or'; parts: SeqTree[] }
@@ -191,11 +196,15 @@ class WhereCompiler {
     const indexed = this.dialect.indexText(typeof value === 'string' ? value : JSON.stringify(value));
     if (isRecordId(path)) return idMatch({ sql: `r.id ${operator} ?`, params: [indexed] });
     const text = this.dialect.textCompared(operator, indexed);
-    if (typeof value === 'string') return this.valueMatch(path, [text]);
-    return this.valueMatch(path, [
-      { sql: `v.num ${operator} ?`, params: [value] },
-      { sql: `v.kind IN ('s', 'b') AND ${text.sql}`, params: text.params },
-    ]);
+    if (typeof value === 'string') return this.valueMatch(path, [text], 'text');
+    return this.valueMatch(
+      path,
+      [
+        { sql: `v.num ${operator} ?`, params: [value] },
+        { sql: `v.kind IN ('s', 'b') AND ${text.sql}`, params: text.params },
+      ],
+      'number',
+    );
   }
 
   /** Candidates for what SQL cannot decide: records that have some value at the path. */
@@ -229,13 +238,13 @@ class WhereCompiler {
   }
 
   /** Records with a value at `path` that passes any of `anyOf`, each a condition one index can answer. */
-  private valueMatch(path: FieldPath, anyOf: SqlFragment[]): CompiledTree {
+  private valueMatch(path: FieldPath, anyOf: SqlFragment[], bound?: 'text' | 'number'): CompiledTree {
     // A path the family does not index (or an over-long one) has no rows, or, in a database
     // written under an earlier declaration, rows for some records only: SQL must not decide on
     // it at all, so it restricts nothing and the evaluator decides on every record. `not` of
     // such a part is MATCH_ALL as well (see above), never a negated superset.
     if (!this.index.covers(path)) return MATCH_ALL;
-    return { tree: { kind: 'values', path: path.join('.'), anyOf }, exact: true };
+    return { tree: { kind: 'values', path: path.join('.'), anyOf, ...(bound && { bound }) }, exact: true };
   }
 }
 

@@ -1,0 +1,77 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { MultiValuedPaths1764400000000 } from '../../apps/inventory/src/migrations/1764400000000-multi-valued-paths';
+import { NARROWING_LIMIT } from '../../libs/crud/src/store/seq-tree-plan';
+import { createTestApp, TestApp } from '../support/test-app';
+import { bearer } from '../support/test-credentials';
+import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
+
+/**
+ * A time window whose bounds each let most events through (at midday: each half the family) is
+ * one range of the value index while every event holds one timestamp, and answers exactly once
+ * one holds two (migration 1764400000000 marks such paths, from the rows already stored too).
+ */
+describe.each(databaseKinds())('a time window of two broad bounds on %s', (kind) => {
+  const COUNT = NARROWING_LIMIT + 2_000;
+  const at = (second: number) => `2026-11-21T${new Date(second * 1000).toISOString().slice(11, 19)}Z`;
+  const window = {
+    where: { and: [{ gte: { target: 'timestamp', expr: at(1_000) } }, { lt: { target: 'timestamp', expr: at(COUNT - 1_000) } }] },
+  };
+  let database: TestDatabase;
+  let t: TestApp;
+  const sql = (text: string) =>
+    kind === 'postgres' ? text.replace(/\?/g, (_mark, offset: number) => `$${text.slice(0, offset).split('?').length}`) : text;
+  const query = (text: string, params: unknown[] = []) => t.app.get(DataSource).query<Record<string, unknown>[]>(sql(text), params);
+  const multiValued = async () =>
+    kind === 'postgres'
+      ? (await query("SELECT path FROM inventory_value_multi WHERE family = 'event' ORDER BY path")).map((row) => row.path)
+      : (await query("SELECT path FROM inventory_value_path WHERE family = 'event' AND multi = 1 ORDER BY path")).map((row) => row.path);
+  const windowIds = async () => {
+    const response = await request(t.url).get('/event').set('Authorization', bearer()).send(window);
+    expect(response.status).toBe(200);
+    return (response.body as { id: string }[]).map((event) => event.id);
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    t = await createTestApp(kind, { database });
+    for (let from = 0; from < COUNT; from += 1_000) {
+      const events = Array.from({ length: 1_000 }, (_, k) => ({ id: `w${from + k}`, source: '198.51.100.1', timestamp: at(from + k) }));
+      expect((await request(t.url).post('/event').set('Authorization', bearer()).send(events)).status).toBe(201);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  it('answers the events between the bounds while each holds one timestamp', async () => {
+    const ids = await windowIds();
+    expect(ids).toHaveLength(COUNT - 2_000);
+    expect(ids[0]).toBe('w1000');
+    expect(ids.at(-1)).toBe(`w${COUNT - 1_001}`);
+    expect(await multiValued()).toEqual([]);
+  });
+
+  it('finds an event whose two timestamps each pass one bound, none between them', async () => {
+    const both = { id: 'both', source: '198.51.100.1', timestamp: [at(500), at(COUNT - 500)] };
+    expect((await request(t.url).post('/event').set('Authorization', bearer()).send(both)).status).toBe(201);
+    expect(await multiValued()).toEqual(['timestamp']);
+    const ids = await windowIds();
+    expect(ids).toHaveLength(COUNT - 2_000 + 1);
+    expect(ids).toContain('both');
+  });
+
+  it('the migration marks the paths from the rows already stored', async () => {
+    const runner = t.app.get(DataSource).createQueryRunner();
+    try {
+      const migration = new MultiValuedPaths1764400000000();
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await multiValued()).toEqual(['timestamp']);
+    expect(await windowIds()).toContain('both');
+  });
+});

@@ -10,8 +10,9 @@ import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test
  * A time window whose bounds each let most events through (at midday: each half the family) is
  * one range of the value index while every event holds one timestamp, and answers exactly once
  * one holds two (migration 1764400000000 marks such paths, from the rows already stored too).
+ * And the first events a broad bound does not let through are found without reading its matches.
  */
-describe.each(databaseKinds())('a time window of two broad bounds on %s', (kind) => {
+describe.each(databaseKinds())('broad bounds on a time path, on %s', (kind) => {
   const COUNT = NARROWING_LIMIT + 2_000;
   const at = (second: number) => `2026-11-21T${new Date(second * 1000).toISOString().slice(11, 19)}Z`;
   const window = {
@@ -51,6 +52,15 @@ describe.each(databaseKinds())('a time window of two broad bounds on %s', (kind)
     expect(ids[0]).toBe('w1000');
     expect(ids.at(-1)).toBe(`w${COUNT - 1_001}`);
     expect(await multiValued()).toEqual([]);
+  });
+
+  it('`not` of a broad bound, first ten: the first events past it, found by walking arrival order', async () => {
+    const response = await request(t.url)
+      .get('/event')
+      .set('Authorization', bearer())
+      .send({ where: { not: { lt: { target: 'timestamp', expr: at(6_000) } } }, limit: { from: 0, to: 9 } });
+    expect(response.status).toBe(200);
+    expect((response.body as { id: string }[]).map((event) => event.id)).toEqual(Array.from({ length: 10 }, (_, k) => `w${6_000 + k}`));
   });
 
   it('finds an event whose two timestamps each pass one bound, none between them', async () => {

@@ -23,7 +23,7 @@ export class MultiValuedPaths1764400000000 implements MigrationInterface {
     }
     await queryRunner.query('ALTER TABLE inventory_value_path ADD COLUMN multi INTEGER NOT NULL DEFAULT 0');
     await queryRunner.query(
-      'UPDATE inventory_value_path SET multi = 1 WHERE key IN (SELECT path_key FROM inventory_value GROUP BY path_key, seq HAVING count(*) > 1)',
+      'UPDATE inventory_value_path SET multi = 1 WHERE key IN (SELECT path_key FROM inventory_value GROUP BY seq, path_key HAVING count(*) > 1)',
     );
   }
 

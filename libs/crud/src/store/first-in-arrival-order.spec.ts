@@ -99,6 +99,34 @@ describe('the first records of one broad leaf in arrival order (SQLite)', () => 
     expect(sortedAll(run)).toBe(false);
   });
 
+  it.each<[string, Clause]>([
+    ['an equality matching a third', { where: { not: eq('tags', 't1') }, limit: { from: 0, to: 9 } }],
+    ["a range matching the family's start", { where: { not: op('lt', 'n', 20_000) }, limit: { from: 10, to: 29 } }],
+    ['an id range', { where: { not: op('lt', 'id', 'r2') }, limit: { from: 0, to: 9 } }],
+  ])('`not` of %s: walks the family for the records it does not let through', (_label, query) => {
+    const { ids, run } = read(query);
+    expect(ids).toEqual(expected(query));
+    expect(walked(run)).toBeGreaterThanOrEqual(1);
+    // Before: the leaf's one statement returned every match, to be taken out of the family.
+    expect(Math.max(...run.map((statement) => statement.rows))).toBeLessThanOrEqual(BROAD_LEAF + 1);
+  });
+
+  it.each<[string, Clause]>([
+    ['few matches', { where: { not: op('lt', 'n', 40) }, limit: { from: 0, to: 9 } }],
+    ['no match', { where: { not: eq('late', 'nobody') }, limit: { from: 5, to: 14 } }],
+  ])('`not` of a leaf with %s reads them and takes them out, with no walk', (_label, query) => {
+    const { ids, run } = read(query);
+    expect(ids).toEqual(expected(query));
+    expect(walked(run)).toBe(0);
+  });
+
+  it('`not` of a leaf that lets nearly every record through gives up the walk, exactly', () => {
+    const query = { where: { not: op('lt', 'n', COUNT - 5) }, limit: { from: 1, to: 20 } };
+    const { ids, run } = read(query);
+    expect(ids).toEqual(expected(query));
+    expect(walked(run)).toBe(WALK_LIMIT / WALK_STEP);
+  });
+
   it('a window larger than the matches answers them all', () => {
     const query = { where: op('gte', 'n', COUNT - BROAD_LEAF - 100), limit: { from: 0, to: BROAD_LEAF + 500 } };
     expect(read(query).ids).toEqual(expected(query));

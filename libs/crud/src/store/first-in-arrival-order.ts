@@ -42,12 +42,40 @@ export function* firstInArrivalOrder(
   return (yield* walk(leaf, family, count, clock, dialect)) ?? (yield* seqs(sorted));
 }
 
-/** The first `count` matches by walking the family in arrival order, or undefined past `WALK_LIMIT`. */
-function* walk(leaf: LeafTree, family: string, count: number, clock: SliceClock, dialect: SqlDialect): PlanPart<number[] | undefined> {
+/**
+ * The first `count` records a leaf does not let through (`not` of it), in arrival order, by the
+ * same walk: `not` of a leaf that matches a fifth of the family let the other four fifths
+ * through, and taking ten of them had meant reading all of the leaf's matches first (`not` of
+ * an equality on 100k events: 15 ms). Undefined, for the caller to take the complement of the
+ * leaf's matches, when these are few (read whole, they are cheap) or when the walk finds too
+ * few within `WALK_LIMIT` (the leaf lets nearly every record through).
+ */
+export function* firstNotInArrivalOrder(
+  leaf: LeafTree,
+  family: string,
+  count: number,
+  clock: SliceClock,
+  dialect: SqlDialect,
+): PlanPart<number[] | undefined> {
+  const { broad } = yield* probeLeaf(leafSeqs(leaf, family, dialect), BROAD_LEAF, dialect);
+  if (!broad) return undefined;
+  return yield* walk(leaf, family, count, clock, dialect, true);
+}
+
+/** The first `count` matches (or, `negated`, records that do not match) by walking the family in arrival order, or undefined past `WALK_LIMIT`. */
+function* walk(
+  leaf: LeafTree,
+  family: string,
+  count: number,
+  clock: SliceClock,
+  dialect: SqlDialect,
+  negated = false,
+): PlanPart<number[] | undefined> {
   const [first] = yield* seqs({ sql: 'SELECT min(seq) AS seq FROM inventory_record WHERE family = ?', params: [family] });
   const [last] = yield* seqs({ sql: 'SELECT max(seq) AS seq FROM inventory_record WHERE family = ?', params: [family] });
   const found: number[] = [];
-  const test = matchesRecord(leaf, family, dialect);
+  const matches = matchesRecord(leaf, family, dialect);
+  const test = negated ? { sql: `NOT (${matches.sql})`, params: matches.params } : matches;
   for (let from = first; from <= last && found.length < count; from += WALK_STEP) {
     if (from - first >= WALK_LIMIT) return undefined;
     const step = yield* seqs({

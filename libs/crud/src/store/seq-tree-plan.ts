@@ -3,7 +3,7 @@ import { PAUSE, PlanPart, seqs } from './plan-step';
 import { SeqSet } from './seq-set';
 import { SqlDialect, SqlFragment } from './sql-dialect';
 import { LeafTree, leafSeqs, SeqTree } from './where-compiler';
-import { firstInArrivalOrder } from './first-in-arrival-order';
+import { firstInArrivalOrder, firstNotInArrivalOrder } from './first-in-arrival-order';
 import { probeLeaf } from './leaf-probe';
 import { patternMatches } from './pattern-leaf';
 
@@ -23,6 +23,10 @@ export const NARROWING_LIMIT = 10_000;
 export function* evaluateSeqTree(tree: SeqTree, on: TreeContext, firstOnly?: number): PlanPart<SeqSet> {
   if (firstOnly !== undefined && (tree.kind === 'values' || tree.kind === 'ids')) {
     return new SeqSet(new Set(yield* firstInArrivalOrder(tree, on.family, firstOnly, on.clock, on.dialect)), false);
+  }
+  if (firstOnly !== undefined && tree.kind === 'not' && (tree.part.kind === 'values' || tree.part.kind === 'ids')) {
+    const first = yield* firstNotInArrivalOrder(tree.part, on.family, firstOnly, on.clock, on.dialect);
+    if (first) return new SeqSet(new Set(first), false);
   }
   return yield* evaluate(tree, on, undefined);
 }

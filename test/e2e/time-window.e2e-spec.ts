@@ -1,9 +1,8 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { MultiValuedPaths1764400000000 } from '../../apps/inventory/src/migrations/1764400000000-multi-valued-paths';
 import { NARROWING_LIMIT } from '../../libs/crud/src/store/seq-tree-plan';
+import { jwtRequests } from '../support/family-requests';
 import { createTestApp, TestApp } from '../support/test-app';
-import { bearer } from '../support/test-credentials';
 import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
 
 /**
@@ -20,25 +19,25 @@ describe.each(databaseKinds())('broad bounds on a time path, on %s', (kind) => {
   };
   let database: TestDatabase;
   let t: TestApp;
-  const sql = (text: string) =>
-    kind === 'postgres' ? text.replace(/\?/g, (_mark, offset: number) => `$${text.slice(0, offset).split('?').length}`) : text;
-  const query = (text: string, params: unknown[] = []) => t.app.get(DataSource).query<Record<string, unknown>[]>(sql(text), params);
+  const api = jwtRequests(() => t.url);
+  const query = (text: string) => t.app.get(DataSource).query<Record<string, unknown>[]>(text);
   const multiValued = async () =>
     kind === 'postgres'
       ? (await query("SELECT path FROM inventory_value_multi WHERE family = 'event' ORDER BY path")).map((row) => row.path)
       : (await query("SELECT path FROM inventory_value_path WHERE family = 'event' AND multi = 1 ORDER BY path")).map((row) => row.path);
-  const windowIds = async () => {
-    const response = await request(t.url).get('/event').set('Authorization', bearer()).send(window);
+  const idsOf = async (where: object) => {
+    const response = await api.read('event', undefined, where);
     expect(response.status).toBe(200);
     return (response.body as { id: string }[]).map((event) => event.id);
   };
+  const windowIds = () => idsOf(window);
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     t = await createTestApp(kind, { database });
     for (let from = 0; from < COUNT; from += 1_000) {
       const events = Array.from({ length: 1_000 }, (_, k) => ({ id: `w${from + k}`, source: '198.51.100.1', timestamp: at(from + k) }));
-      expect((await request(t.url).post('/event').set('Authorization', bearer()).send(events)).status).toBe(201);
+      expect((await api.create('event', events)).status).toBe(201);
     }
   }, 60_000);
   afterAll(async () => {
@@ -55,18 +54,25 @@ describe.each(databaseKinds())('broad bounds on a time path, on %s', (kind) => {
   });
 
   it('`not` of a broad bound, first ten: the first events past it, found by walking arrival order', async () => {
-    const response = await request(t.url)
-      .get('/event')
-      .set('Authorization', bearer())
-      .send({ where: { not: { lt: { target: 'timestamp', expr: at(6_000) } } }, limit: { from: 0, to: 9 } });
-    expect(response.status).toBe(200);
-    expect((response.body as { id: string }[]).map((event) => event.id)).toEqual(Array.from({ length: 10 }, (_, k) => `w${6_000 + k}`));
+    const first = await idsOf({ where: { not: { lt: { target: 'timestamp', expr: at(6_000) } } }, limit: { from: 0, to: 9 } });
+    expect(first).toEqual(Array.from({ length: 10 }, (_, k) => `w${6_000 + k}`));
+  });
+
+  it('finds an event updated to hold two sources, each passing one bound, none between them', async () => {
+    // Every event's source is 198.51.100.1: both bounds let all of them through.
+    const bySource = {
+      where: { and: [{ gte: { target: 'source', expr: '198.51.100.0' } }, { lt: { target: 'source', expr: '198.51.100.2' } }] },
+    };
+    expect(await idsOf(bySource)).toHaveLength(COUNT);
+    expect((await api.update('event', { source: ['1.1.1.1', '9.9.9.9'] }, 'w3')).status).toBe(200);
+    expect(await multiValued()).toEqual(['source']);
+    expect(await idsOf(bySource)).toHaveLength(COUNT);
   });
 
   it('finds an event whose two timestamps each pass one bound, none between them', async () => {
     const both = { id: 'both', source: '198.51.100.1', timestamp: [at(500), at(COUNT - 500)] };
-    expect((await request(t.url).post('/event').set('Authorization', bearer()).send(both)).status).toBe(201);
-    expect(await multiValued()).toEqual(['timestamp']);
+    expect((await api.create('event', both)).status).toBe(201);
+    expect(await multiValued()).toEqual(['source', 'timestamp']);
     const ids = await windowIds();
     expect(ids).toHaveLength(COUNT - 2_000 + 1);
     expect(ids).toContain('both');
@@ -81,7 +87,7 @@ describe.each(databaseKinds())('broad bounds on a time path, on %s', (kind) => {
     } finally {
       await runner.release();
     }
-    expect(await multiValued()).toEqual(['timestamp']);
+    expect(await multiValued()).toEqual(['source', 'timestamp']);
     expect(await windowIds()).toContain('both');
   });
 });

@@ -609,7 +609,7 @@ function valueColumns<K>(records: readonly { key: K; doc: JsonObject }[], valueI
   };
   for (const record of records) {
     const rows = indexedValues(record.doc, valueIndex);
-    if (rows.length > 1) addMultiValuedPaths(rows, columns.multiValued);
+    addMultiValuedPaths(rows, columns.multiValued);
     for (const value of rows) {
       columns.keys.push(record.key);
       columns.paths.push(value.path);

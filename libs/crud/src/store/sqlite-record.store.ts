@@ -351,11 +351,11 @@ export class SqliteRecordStore extends RecordStore {
     for (const { seq, doc } of records) {
       const rows = indexedValues(doc, valueIndex);
       for (const value of rows) params.push(seq, keyOf(value.path), value.kind, value.text, value.num);
-      if (rows.length > 1) addMultiValuedPaths(rows, multiValued);
+      addMultiValuedPaths(rows, multiValued);
     }
     insertRows(INSERT_VALUES, params, (sql) => this.statement(sql));
-    const mark = this.statement('UPDATE inventory_value_path SET multi = 1 WHERE key = ? AND multi = 0');
-    for (const path of multiValued) mark.run(keyOf(path));
+    for (const path of multiValued)
+      this.statement('UPDATE inventory_value_path SET multi = 1 WHERE key = ? AND multi = 0').run(keyOf(path));
   }
 
   private all(fragment: SqlFragment): StoredRow[] {

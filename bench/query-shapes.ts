@@ -6,7 +6,7 @@
  * slower than that scan by a wide margin is a cliff; W1–W4 (`npm run bench`) cannot show one,
  * as each runs one shape. Sequential requests, one at a time: a latency, not a throughput.
  *
- *   npx ts-node --transpile-only -r tsconfig-paths/register bench/query-shapes.ts [records=100000]
+ *   npx ts-node --transpile-only -r tsconfig-paths/register bench/query-shapes.ts [records=100000] [name part]
  *   BENCH_DATABASE_URL=postgres://… (same)   # on PostgreSQL
  *
  * Paths events do not declare are learned by their first query and built in the background:
@@ -28,6 +28,8 @@ import { batchBody, recordJson } from './records';
 import { median } from './statistics';
 
 const RECORDS = Number(process.argv[2] ?? 100_000);
+/** Only the shapes whose name holds this text (all when absent): to time one change quickly. */
+const ONLY = process.argv[3];
 const REPEATS = 7;
 const SETTLE_MS = 1_000;
 /** The longest a path first named by a shape may take to build before the shape is timed anyway. */
@@ -146,7 +148,7 @@ async function main(): Promise<void> {
     }
     await database.settle();
     const records = Array.from({ length: RECORDS }, (_, i) => JSON.parse(recordJson(i)) as JsonObject);
-    for (const [name, body] of SHAPES) {
+    for (const [name, body] of SHAPES.filter(([shape]) => ONLY === undefined || shape.includes(ONLY))) {
       const ask = async (): Promise<{ ms: number; matches: number; refused?: string }> => {
         const started = process.hrtime.bigint();
         const reply = await fetch(`${service.url}/event?q=${encodeURIComponent(JSON.stringify(body))}`, { headers });

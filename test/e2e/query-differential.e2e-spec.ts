@@ -117,6 +117,16 @@ const PATTERNS = [
   `${'z'.repeat(205)}.`,
   'ＡＢ',
   '\uffff.*',
+  // Texts every match holds, checked by the database before the pattern (requiredTexts): inside
+  // the value, NUL and U+0001 (encoded on PostgreSQL), past the index's 200 characters, under a
+  // repeated group, as alternatives.
+  '.*a.*',
+  '.*\u0000y',
+  '.*\u0001.*',
+  `.*${'z'.repeat(3)}.*q`,
+  '(?:.*z)+q',
+  '.*(?:a|5)1.*',
+  '.*é.*',
 ];
 
 const leaf: fc.Arbitrary<Clause> = fc.oneof(

@@ -43,7 +43,7 @@ function leafOf(clause: Clause): Extract<SeqTree, { kind: 'values' }> {
 }
 
 /** Evaluates a where tree's statements on `db`, each recorded with the number of rows it returned. */
-function evaluate(db: Database.Database, where: Clause): { found: SeqSet; statements: { sql: string; rows: number }[] } {
+function evaluate(db: Database.Database, where: Clause): { found: SeqSet; statements: { sql: string; params: unknown[]; rows: number }[] } {
   const { tree } = compileWhereTree(parseWhere(where), ValueIndex.EVERY_PATH, sqliteDialect);
   const queries = statementsOn(db);
   const plan = evaluateSeqTree(tree, { family: FAMILY, clock: ENDLESS_SLICE, dialect: sqliteDialect });
@@ -115,12 +115,14 @@ describe('where leaves on SQLite', () => {
     const clause = op('reg_exp', 'timestamp', '2026-11-21T00:01:[0-5]5Z');
     const { found, statements } = evaluate(db, clause);
     const texts = statements.find((statement) => statement.sql.startsWith('SELECT v.text AS doc'))!;
-    expect(planOf({ sql: texts.sql, params: ['event', 'timestamp', '2026-11-21T00:01:', '2026-11-21T00:01;'] })).toEqual([
+    expect(texts.params).toEqual(['event', 'timestamp', '2026-11-21T00:01:', '2026-11-21T00:01;', '5Z']);
+    expect(planOf({ sql: texts.sql, params: texts.params })).toEqual([
       expect.stringMatching(/^SEARCH v USING (COVERING )?INDEX inventory_value_text \(path_key=\? AND text>\? AND text<\?\)/),
     ]);
-    // The 60 texts of that minute went through the pattern; before, the leaf let their 60
-    // records through, to be checked whole.
-    expect(texts.rows).toBe(60);
+    // Of the 60 texts of that minute, the 6 that hold `5Z` (as every match does) went through
+    // the pattern; before, all 60, and before that the leaf let their 60 records through, to
+    // be checked whole.
+    expect(texts.rows).toBe(6);
     expect(idsOf(found)).toEqual(expectedIds(DOCS, parseWhere(clause)));
     expect(found.seqs.size).toBe(6);
     const read = await readIds(new SqliteRecordStore(db), { family: FAMILY, where: parseWhere(clause) });

@@ -14,6 +14,11 @@ export interface SqlDialect {
   textCompared(operator: '<' | '<=' | '>' | '>=', text: string): SqlFragment;
   /** `v.text` equal to one of `texts`, written so that it uses the dialect's text index. */
   textIn(texts: readonly string[]): SqlFragment;
+  /**
+   * `v.text` holding `text` (as the record holds it) somewhere: checked on each entry of the
+   * text index a statement reads, not a range of it.
+   */
+  textContains(text: string): SqlFragment;
   /** `column` equal to one of `values` (all texts or all numbers; at least one). */
   oneOf(column: string, values: readonly string[] | readonly number[]): SqlFragment;
   /** A text as the value index stores it (and so as a query must bind it). */
@@ -92,6 +97,7 @@ export const sqliteDialect: SqlDialect = {
   wildcard: sqliteWildcard,
   textCompared: (operator, text) => ({ sql: `v.text ${operator} ?`, params: [text] }),
   textIn: (texts) => sqliteOneOf('v.text', texts),
+  textContains: (text) => ({ sql: 'instr(v.text, ?) > 0', params: [text] }),
   oneOf: (column, values) => sqliteOneOf(column, values),
   indexText: (text) => text,
   storedText: (text) => text,
@@ -223,6 +229,8 @@ export const postgresDialect: SqlDialect = {
     const type = typeof values[0] === 'number' ? 'float8' : 'text';
     return { sql: `${column} = ANY(?::${type}[])`, params: [[...values]] };
   },
+  // The escape maps each character to a fixed text, so a text held keeps its escaped form held.
+  textContains: (text) => ({ sql: 'strpos(v.text, ?) > 0', params: [encodePostgresText(text)] }),
   indexText: encodePostgresText,
   storedText: decodePostgresText,
   textOrder: `left(v.text, ${POSTGRES_TEXT_PREFIX}), v.text`,

@@ -217,6 +217,14 @@ export const QUERIES: [string, Clause][] = [
   ['reg_exp on id', op('reg_exp', 'id', 'a[0-9]')],
   ['reg_exp alternation through list', op('reg_exp', 'tags', 'x|y')],
   ['reg_exp on booleans', op('reg_exp', 'flag', 'tru.')],
+  // Texts every match holds (requiredTexts): the database narrows the texts before the pattern.
+  ['reg_exp inner literal', op('reg_exp', 'name', '.*ph.*')],
+  ['reg_exp inner literals, all of them', op('reg_exp', 'name', '.*l.*ph[a-z]')],
+  ['reg_exp inner literal under a group', op('reg_exp', 'name', '(?:.*l(?:ph|ta))+.*')],
+  ['reg_exp inner literal, not under case folding', op('reg_exp', 'name', '.*(?i:PH).*')],
+  ['reg_exp inner literal on numbers', op('reg_exp', 'n', '.*0.*')],
+  ['reg_exp inner literal in a list', op('reg_exp', 'actions.args', '.*-.*')],
+  ['reg_exp inner literal beyond a line break', op('reg_exp', 'name', '(?s).*1.l.*')],
   ['not reg_exp', { not: op('reg_exp', 'name', 'a.*') }],
   ['or reg_exp / equals', { or: [op('reg_exp', 'name', 'b.*'), eq('n', 5)] }],
   ['and reg_exp / gt', { and: [op('reg_exp', 'name', '.*a.*'), op('gt', 'n', 0)] }],
@@ -279,11 +287,11 @@ export function createDatabase(file = ':memory:'): Database.Database {
 export function statementsOn(db: Database.Database): {
   rows(fragment: SqlFragment): StoredRow[];
   seqs(fragment: SqlFragment): number[];
-  run: { sql: string; rows: number }[];
+  run: { sql: string; params: unknown[]; rows: number }[];
 } {
-  const run: { sql: string; rows: number }[] = [];
+  const run: { sql: string; params: unknown[]; rows: number }[] = [];
   const record = <T>(fragment: SqlFragment, found: T[]): T[] => {
-    run.push({ sql: fragment.sql, rows: found.length });
+    run.push({ sql: fragment.sql, params: fragment.params, rows: found.length });
     return found;
   };
   return {

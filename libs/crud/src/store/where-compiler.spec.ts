@@ -177,6 +177,25 @@ describe('compiled SQL', () => {
     expect(sqliteDialect.wildcard('v.text', 'a[b]*').params).toEqual(['a[b]', 'a[b^', 'a[[]b]*', 'a[b]*']);
   });
 
+  it('narrows a reg_exp to the texts holding what every match holds, as each database spells it', () => {
+    const candidatesOf = (pattern: string, dialect: typeof sqliteDialect) => {
+      const { tree } = compileWhereTree(parseWhere(op('reg_exp', 'name', pattern)), ValueIndex.EVERY_PATH, dialect);
+      if (tree.kind !== 'pattern') throw new Error(`not a pattern leaf: ${tree.kind}`);
+      return tree.candidates;
+    };
+    expect(candidatesOf('.*-00012[0-9]', sqliteDialect)).toEqual({
+      sql: '(v.text IS NOT NULL AND instr(v.text, ?) > 0)',
+      params: ['-00012'],
+    });
+    expect(candidatesOf('(?:alpha|bravo).*\u0000', postgresDialect)).toEqual({
+      sql: '(v.text IS NOT NULL AND ((strpos(v.text, ?) > 0 OR strpos(v.text, ?) > 0) AND strpos(v.text, ?) > 0))',
+      params: ['alpha', 'bravo', '\u0001\u0001'],
+    });
+    // The prefix's range already holds its own text.
+    expect(candidatesOf('ab.*ab', sqliteDialect)).toEqual({ sql: 'v.text >= ? AND v.text < ?', params: ['ab', 'ac'] });
+    expect(candidatesOf('.*', sqliteDialect)).toEqual({ sql: 'v.text IS NOT NULL', params: [] });
+  });
+
   it('marks object equality as inexact; reg_exp on an indexed path is exact (the plan decides it); plain operators are exact', () => {
     expect(compileWhere(parseWhere(eq('config', { a: 1 })), FAMILY, ValueIndex.EVERY_PATH, sqliteDialect).exact).toBe(false);
     expect(compileWhereTree(parseWhere(op('reg_exp', 'name', 'a.*')), ValueIndex.EVERY_PATH, sqliteDialect)).toEqual({

@@ -30,7 +30,100 @@ export function compilePattern(pattern: string): RE2JS {
 
 export function regExpMatcher(pattern: string): PatternMatcher {
   const program = compilePattern(pattern);
-  return (text) => program.matches(text);
+  const required = requiredTexts(pattern);
+  if (required === undefined) return (text) => program.matches(text);
+  // A native substring search turns most texts away before the automaton runs: `.*-00012[0-9]`
+  // over 100k hosts.
+  return (text) => holdsRequired(required, text) && program.matches(text);
+}
+
+/**
+ * Texts that every value a pattern matches holds somewhere: one text, all of several, or any of
+ * several. Undefined when the pattern names none (`.*`, `[a-z]+`, or anything under `(?i)`).
+ */
+export type RequiredText = string | { all: RequiredText[] } | { any: RequiredText[] };
+
+/** The most texts a `RequiredText` keeps: each is a substring search (or an SQL condition). */
+export const REQUIRED_TEXTS_KEPT = 16;
+
+/**
+ * RE2's own prefilter of the compiled pattern (re2js builds it for unanchored searches and skips
+ * it for the anchored match the query language asks for): the literals outside optional parts
+ * and not under case folding, joined as the pattern's concatenations and alternations join them.
+ * Holds for a whole-value match, which is one of the matches the prefilter describes.
+ */
+export function requiredTexts(pattern: string): RequiredText | undefined {
+  const prefilter = (compilePattern(pattern).re2Input as { prefilter: Prefilter | null }).prefilter;
+  return prefilter === null ? undefined : keptWithin(fromPrefilter(prefilter), { left: REQUIRED_TEXTS_KEPT });
+}
+
+/** `required` less what every text starting with `prefix` holds already. */
+export function beyondPrefix(required: RequiredText | undefined, prefix: string): RequiredText | undefined {
+  if (required === undefined || prefix === '') return required;
+  if (typeof required === 'string') return prefix.includes(required) ? undefined : required;
+  if ('any' in required) return required.any.some((one) => beyondPrefix(one, prefix) === undefined) ? undefined : required;
+  const all = required.all.map((one) => beyondPrefix(one, prefix)).filter((one) => one !== undefined);
+  return all.length === 0 ? undefined : all.length === 1 ? all[0] : { all };
+}
+
+export function holdsRequired(required: RequiredText, text: string): boolean {
+  if (typeof required === 'string') return text.includes(required);
+  if ('all' in required) return required.all.every((one) => holdsRequired(one, text));
+  return required.any.some((one) => holdsRequired(one, text));
+}
+
+/** re2js's `Prefilter` (not exported by the package; `re2Input.prefilter` is declared `any`). */
+interface Prefilter {
+  type: number;
+  str: string;
+  subs: Prefilter[];
+}
+
+const PREFILTER_EXACT = 1;
+const PREFILTER_AND = 2;
+const PREFILTER_OR = 3;
+
+function fromPrefilter(prefilter: Prefilter): RequiredText | undefined {
+  switch (prefilter.type) {
+    case PREFILTER_EXACT:
+      return prefilter.str;
+    case PREFILTER_AND: {
+      const all = prefilter.subs.map(fromPrefilter).filter((one) => one !== undefined);
+      return all.length === 0 ? undefined : { all };
+    }
+    case PREFILTER_OR: {
+      const any = prefilter.subs.map(fromPrefilter);
+      return any.some((one) => one === undefined) ? undefined : { any: any as RequiredText[] };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * At most `budget.left` texts: a condition of `all` may drop some (what is left is still
+ * required), one of `any` may not (a dropped text could be the one a value holds).
+ */
+function keptWithin(required: RequiredText | undefined, budget: { left: number }): RequiredText | undefined {
+  if (required === undefined) return undefined;
+  if (typeof required === 'string') {
+    if (budget.left === 0) return undefined;
+    budget.left--;
+    return required;
+  }
+  if ('any' in required) {
+    if (textCount(required) > budget.left) return undefined;
+    budget.left -= textCount(required);
+    return required;
+  }
+  const all = required.all.map((one) => keptWithin(one, budget)).filter((one) => one !== undefined);
+  return all.length === 0 ? undefined : all.length === 1 ? all[0] : { all };
+}
+
+function textCount(required: RequiredText): number {
+  if (typeof required === 'string') return 1;
+  const parts = 'all' in required ? required.all : required.any;
+  return parts.reduce((sum, one) => sum + textCount(one), 0);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Condition } from '../core/query/query.types';
-import { filteredTexts, PAUSE, PlanPart, rows } from './plan-step';
+import { filteredTexts, PAUSE, PlanPart, texts as textsOf } from './plan-step';
 import { SeqSet } from './seq-set';
 import { SqlDialect, SqlFragment } from './sql-dialect';
 import { SeqTree } from './where-compiler';
@@ -28,15 +28,15 @@ export function* patternMatches(
   let result = SeqSet.NONE;
   let after: string | undefined;
   for (;;) {
-    const page = yield* rows(distinctTexts(leaf, family, within, dialect, after));
-    const texts = page.map((row) => dialect.storedText(row.doc));
+    const page = yield* textsOf(distinctTexts(leaf, family, within, dialect, after));
+    const texts = page.map((text) => dialect.storedText(text));
     const verdicts = yield* filteredTexts(where, 'v', texts);
     const matched = texts.filter((_, index) => verdicts[index]);
     if (matched.length > 0) {
       result = result.or(yield* matching({ kind: 'values', path: leaf.path, anyOf: [dialect.textIn(matched)] }, within));
     }
     if (page.length < PATTERN_TEXTS_PAGE) return result;
-    after = page[page.length - 1].doc;
+    after = page[page.length - 1];
     yield PAUSE;
   }
 }
@@ -46,14 +46,11 @@ function onText(pattern: string): Condition {
   return { kind: 'pattern', op: 'reg_exp', path: ['v'], pattern };
 }
 
-/**
- * The next page of distinct texts after `after` (as stored), in the shape of record rows (the
- * text in `doc`) so that the stores read them like any rows.
- */
+/** The next page of distinct texts after `after` (as stored), one column named `text`. */
 function distinctTexts(leaf: PatternLeaf, family: string, within: number[] | undefined, dialect: SqlDialect, after?: string): SqlFragment {
   const texts: SqlFragment = within
-    ? dialect.valueSeqsWithin(within, family, leaf.path, leaf.candidates, AS_ROWS)
-    : { sql: dialect.valueSeqs(leaf.candidates.sql, AS_ROWS), params: [family, leaf.path, ...leaf.candidates.params] };
+    ? dialect.valueSeqsWithin(within, family, leaf.path, leaf.candidates, TEXT_COLUMN)
+    : { sql: dialect.valueSeqs(leaf.candidates.sql, TEXT_COLUMN), params: [family, leaf.path, ...leaf.candidates.params] };
   // In the text index's order, each page a range of it (PostgreSQL, ordering by the whole text,
   // which its index does not hold, had read and sorted all of the path's texts for every page).
   const beyond = after === undefined ? { sql: '', params: [] } : dialect.textCompared('>', after);
@@ -64,4 +61,4 @@ function distinctTexts(leaf: PatternLeaf, family: string, within: number[] | und
   };
 }
 
-const AS_ROWS = "v.text AS doc, 0 AS seq, '' AS id";
+const TEXT_COLUMN = 'v.text AS text';

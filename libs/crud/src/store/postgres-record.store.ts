@@ -467,6 +467,7 @@ export class PostgresRecordStore extends RecordStore {
         return within((on) => this.rows(on, fragment));
       },
       seqs: (fragment) => within((on) => this.seqs(on, fragment)),
+      texts: (fragment) => within((on) => this.texts(on, fragment)),
     };
   }
 
@@ -486,6 +487,12 @@ export class PostgresRecordStore extends RecordStore {
     const sql = toPostgresPlaceholders(fragment.sql);
     const result = await this.run<{ seq: string }>(client, sql, fragment.params, this.readNames.nameOf(sql));
     return result.map((row) => Number(row.seq));
+  }
+
+  private async texts(client: Pool | PoolClient, fragment: SqlFragment): Promise<string[]> {
+    const sql = toPostgresPlaceholders(fragment.sql);
+    const result = await this.run<{ text: string }>(client, sql, fragment.params, this.readNames.nameOf(sql));
+    return result.map((row) => row.text);
   }
 
   private async run<T>(client: Pool | PoolClient, sql: string, params: unknown[], name?: string): Promise<T[]> {

@@ -12,6 +12,7 @@ import { SqlFragment } from './where-compiler';
 export interface SelectionQueries {
   rows(fragment: SqlFragment): StoredRow[] | Promise<StoredRow[]>;
   seqs(fragment: SqlFragment): number[] | Promise<number[]>;
+  texts(fragment: SqlFragment): string[] | Promise<string[]>;
   /** Runs at each pause, to let other requests in; by default one turn of the event loop. */
   betweenPages?: () => Promise<unknown>;
 }
@@ -46,6 +47,10 @@ export async function* readSelection(
         budget?.check();
         answer = await queries.seqs(current.sql);
         break;
+      case 'texts':
+        budget?.check();
+        answer = await queries.texts(current.sql);
+        break;
       case 'page':
         yield current.rows;
         break;
@@ -72,16 +77,17 @@ export async function* readSelection(
  */
 export function* readSelectionNow(
   plan: SelectionPlan,
-  queries: { rows(fragment: SqlFragment): StoredRow[]; seqs(fragment: SqlFragment): number[] },
+  queries: { rows(fragment: SqlFragment): StoredRow[]; seqs(fragment: SqlFragment): number[]; texts(fragment: SqlFragment): string[] },
   budget?: QueryBudget,
 ): Generator<StoredRow[]> {
   let answer: PlanAnswer;
   for (let step = plan.next(); !step.done; step = plan.next(answer)) {
     answer = undefined;
     const current = step.value;
-    if (current.kind === 'rows' || current.kind === 'seqs' || current.kind === 'filter') budget?.check();
+    if (current.kind === 'rows' || current.kind === 'seqs' || current.kind === 'texts' || current.kind === 'filter') budget?.check();
     if (current.kind === 'rows') answer = queries.rows(current.sql);
     else if (current.kind === 'seqs') answer = queries.seqs(current.sql);
+    else if (current.kind === 'texts') answer = queries.texts(current.sql);
     else if (current.kind === 'page') yield current.rows;
     else if (current.kind === 'filter') answer = filterHere(current.where, current.rows, current.textsAt);
     else {

@@ -209,8 +209,12 @@ export class SqliteRecordStore extends RecordStore {
   }
 
   /** For reads inside a write's transaction. */
-  private selectionQueries(): SelectionQueries & { rows(fragment: SqlFragment): StoredRow[]; seqs(fragment: SqlFragment): number[] } {
-    return { rows: (fragment) => this.all(fragment), seqs: (fragment) => this.seqs(fragment) };
+  private selectionQueries(): SelectionQueries & {
+    rows(fragment: SqlFragment): StoredRow[];
+    seqs(fragment: SqlFragment): number[];
+    texts(fragment: SqlFragment): string[];
+  } {
+    return { rows: (fragment) => this.all(fragment), seqs: (fragment) => this.seqs(fragment), texts: (fragment) => this.texts(fragment) };
   }
 
   /** For reads outside a transaction: the statements of a turn share one (`SqliteSharedReads`). */
@@ -218,6 +222,7 @@ export class SqliteRecordStore extends RecordStore {
     return {
       rows: (fragment) => this.reads.run(() => this.all(fragment)),
       seqs: (fragment) => this.reads.run(() => this.seqs(fragment)),
+      texts: (fragment) => this.reads.run(() => this.texts(fragment)),
     };
   }
 
@@ -366,6 +371,12 @@ export class SqliteRecordStore extends RecordStore {
     return this.statement(fragment.sql)
       .pluck()
       .all(...fragment.params) as number[];
+  }
+
+  private texts(fragment: SqlFragment): string[] {
+    return this.statement(fragment.sql)
+      .pluck()
+      .all(...fragment.params) as string[];
   }
 
   /** Prepared statements are reused; their SQL text depends only on the query's shape. */

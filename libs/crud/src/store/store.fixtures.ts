@@ -287,6 +287,7 @@ export function createDatabase(file = ':memory:'): Database.Database {
 export function statementsOn(db: Database.Database): {
   rows(fragment: SqlFragment): StoredRow[];
   seqs(fragment: SqlFragment): number[];
+  texts(fragment: SqlFragment): string[];
   run: { sql: string; params: unknown[]; rows: number }[];
 } {
   const run: { sql: string; params: unknown[]; rows: number }[] = [];
@@ -297,15 +298,16 @@ export function statementsOn(db: Database.Database): {
   return {
     run,
     rows: (fragment) => record(fragment, db.prepare(fragment.sql).all(...fragment.params) as StoredRow[]),
-    seqs: (fragment) =>
-      record(
-        fragment,
-        db
-          .prepare(fragment.sql)
-          .pluck()
-          .all(...fragment.params) as number[],
-      ),
+    seqs: (fragment) => record(fragment, plucked<number>(db, fragment)),
+    texts: (fragment) => record(fragment, plucked<string>(db, fragment)),
   };
+}
+
+function plucked<T>(db: Database.Database, fragment: SqlFragment): T[] {
+  return db
+    .prepare(fragment.sql)
+    .pluck()
+    .all(...fragment.params) as T[];
 }
 
 export async function readAll(store: SqliteRecordStore, spec: SelectionSpec): Promise<{ ids: string[]; docs: JsonObject[] }> {

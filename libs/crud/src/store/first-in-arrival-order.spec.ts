@@ -57,6 +57,9 @@ describe('the first records of one broad leaf in arrival order (SQLite)', () => 
     return { ids: [...readSelectionNow(plan, queries)].flat().map((row) => row.id), run: queries.run };
   };
   const walked = (run: { sql: string }[]) => run.filter((statement) => statement.sql.includes('r.seq >= ?')).length;
+  const looked = (run: { sql: string }[]) => run.filter((statement) => statement.sql.includes('LIMIT ?) AS r WHERE')).length;
+  /** A `not` whose window is not among the records the look covers. */
+  const NOT_AT_THE_START = { where: { not: op('lt', 'n', 20_000) }, limit: { from: 10, to: 29 } };
   const sortedAll = (run: { sql: string }[]) => run.some((statement) => statement.sql.startsWith('SELECT DISTINCT seq'));
 
   it.each<[string, Clause]>([
@@ -67,7 +70,20 @@ describe('the first records of one broad leaf in arrival order (SQLite)', () => 
       'an `in` of a text and a number, both common',
       { where: { in: { target: 'm', expr: ['1', '2', 3, 4, 5, 6] } }, limit: { from: 0, to: 49 } },
     ],
-  ])('%s: walks the family in arrival order and stops at the window', (_label, query) => {
+  ])('%s: one look at the first records of the family finds the window', (_label, query) => {
+    const { ids, run } = read(query);
+    expect(ids).toEqual(expected(query));
+    // The look, then the window's rows. Before: the leaf's first BROAD_LEAF + 1 matches, then
+    // the walk's bounds and its first step.
+    const { offset } = parseRecordQuery(query, { allowSelect: false });
+    expect(run.map((statement) => statement.rows)).toEqual([offset + ids.length, ids.length]);
+    expect(looked(run.slice(0, 1))).toBe(1);
+  });
+
+  it.each<[string, Clause]>([
+    ['a range matching from the 1,000th record on', { where: op('gt', 'n', 1_000), limit: { from: 0, to: 9 } }],
+    ['a range matching from the 6,000th record on, a window further on', { where: op('gt', 'n', 6_000), limit: { from: 200, to: 224 } }],
+  ])('%s: past the first look, walks the family in arrival order and stops at the window', (_label, query) => {
     const { ids, run } = read(query);
     expect(ids).toEqual(expected(query));
     expect(walked(run)).toBe(1);
@@ -101,18 +117,20 @@ describe('the first records of one broad leaf in arrival order (SQLite)', () => 
 
   it.each<[string, Clause]>([
     ['an equality matching a third', { where: { not: eq('tags', 't1') }, limit: { from: 0, to: 9 } }],
-    ["a range matching the family's start", { where: { not: op('lt', 'n', 20_000) }, limit: { from: 10, to: 29 } }],
+    ["a range matching the family's start", NOT_AT_THE_START],
     ['an id range', { where: { not: op('lt', 'id', 'r2') }, limit: { from: 0, to: 9 } }],
     ['a leaf with few matches', { where: { not: op('lt', 'n', 40) }, limit: { from: 0, to: 9 } }],
     ['a leaf with no match', { where: { not: eq('late', 'nobody') }, limit: { from: 5, to: 14 } }],
-  ])('`not` of %s: walks the family for the records it does not let through', (_label, query) => {
+  ])('`not` of %s: looks at the first records, then walks the family, for the records it does not let through', (_label, query) => {
     const { ids, run } = read(query);
     expect(ids).toEqual(expected(query));
-    expect(walked(run)).toBeGreaterThanOrEqual(1);
+    expect(looked(run)).toBe(1);
+    // Past the first records only when the window is not among them.
+    expect(walked(run) > 0).toBe(query === NOT_AT_THE_START);
     // Before: the leaf's one statement returned every match, to be taken out of the family.
     expect(Math.max(...run.map((statement) => statement.rows))).toBeLessThanOrEqual(30);
-    // Nor are its matches probed first (a statement cut by a LIMIT, other than the walk's steps).
-    expect(run.filter((statement) => statement.sql.includes('LIMIT ?') && !statement.sql.includes('r.seq >= ?'))).toEqual([]);
+    // Nor are its matches probed first (a statement cut by a LIMIT, other than the look and the walk's steps).
+    expect(run.filter((statement) => statement.sql.includes('LIMIT ?') && !looked([statement]) && !walked([statement]))).toEqual([]);
   });
 
   it('`not` of a leaf that lets nearly every record through gives up the walk, exactly', () => {

@@ -174,13 +174,13 @@ describe('a filtered read of a page or less (PostgreSQL plan)', () => {
     expect(kinds.filter((kind) => kind === 'rows')).toHaveLength(3);
   });
 
-  it('a window in arrival order: the leaf counted, its first matches, then their rows', () => {
+  it('a window in arrival order: a look at the first records, the leaf counted, its first matches, then their rows', () => {
     const { select: _select, ...query } = parseRecordQuery(
       { where: { equals: { target: 'source', expr: '10.0.0.1' } }, limit: { from: 2, to: 6 } },
       { allowSelect: false },
     );
     const { kinds, pages } = steps({ family: 'event', valueIndex: ValueIndex.of(['source']), ...query }, 30);
-    expect(kinds).toEqual(['seqs', 'seqs', 'rows', 'page']);
+    expect(kinds).toEqual(['seqs', 'seqs', 'seqs', 'rows', 'page']);
     expect(pages).toEqual([5]);
   });
 });

@@ -12,6 +12,7 @@ export type PlanStep =
   | { kind: 'rows'; sql: SqlFragment }
   | { kind: 'seqs'; sql: SqlFragment }
   | { kind: 'texts'; sql: SqlFragment }
+  | { kind: 'seqAtOffset'; family: string; offset: number; sql: SqlFragment }
   | { kind: 'page'; rows: StoredRow[] }
   | { kind: 'pause' }
   | { kind: 'filter'; where: string; rows: StoredRow[]; textsAt?: string };
@@ -28,6 +29,15 @@ export function* rows(sql: SqlFragment): PlanPart<StoredRow[]> {
 
 export function* seqs(sql: SqlFragment): PlanPart<number[]> {
   return (yield { kind: 'seqs', sql }) as number[];
+}
+
+/**
+ * The sequence number of the record `offset` places into a family's arrival order (`sql` asks
+ * for it), which a store may answer from what it knows of that order (`ArrivalMarkers`).
+ */
+export function* seqAtOffset(family: string, offset: number, sql: SqlFragment): PlanPart<number | undefined> {
+  const [seq] = (yield { kind: 'seqAtOffset', family, offset, sql }) as number[];
+  return seq;
 }
 
 /** The first column of each row, a text: one string a row, not an object (95k rows: 86 → 19 ms on SQLite). */

@@ -2,7 +2,7 @@ import { QueryEvaluator } from '../core/query/query-evaluator';
 import { checkPattern } from '../core/query/query-parser';
 import { JsonObject } from '../core/query/query.types';
 import { FirstRanked, MemoryOrder, Ranked } from './memory-order';
-import { filtered, PAUSE, PlanAnswer, PlanPart, PlanStep, pausing, rows, seqs } from './plan-step';
+import { filtered, PAUSE, pausing, PlanAnswer, PlanPart, PlanStep, rows, seqAtOffset, seqs } from './plan-step';
 import { inSeqOrder, RecordSelection, RowWindow, StoredRow } from './record-selection';
 import { READ_PAGE_SIZE } from './record-store';
 import { evaluateSeqTree } from './seq-tree-plan';
@@ -94,7 +94,7 @@ function* arrivalPages(selection: RecordSelection): SelectionPlan {
     // The offset is counted in the (family, seq) index alone; skipping rows in the page's own
     // statement read each skipped record too (PostgreSQL also converted its document: 43 ms
     // for a page at offset 50,000, against 8 ms to find where the page starts).
-    const [first] = yield* seqs(selection.seqAtOffset(skip));
+    const first = yield* seqAtOffset(selection.spec.family, skip, selection.seqAtOffset(skip));
     if (first === undefined) return;
     afterSeq = first - 1;
     skip = 0;

@@ -13,6 +13,8 @@ export interface SelectionQueries {
   rows(fragment: SqlFragment): StoredRow[] | Promise<StoredRow[]>;
   seqs(fragment: SqlFragment): number[] | Promise<number[]>;
   texts(fragment: SqlFragment): string[] | Promise<string[]>;
+  /** The record `offset` places into a family's arrival order, when the store knows better than counting (`seqAtOffset`). */
+  seqAtOffset?(family: string, offset: number): number | undefined | Promise<number | undefined>;
   /** Runs at each pause, to let other requests in; by default one turn of the event loop. */
   betweenPages?: () => Promise<unknown>;
 }
@@ -51,6 +53,16 @@ export async function* readSelection(
         budget?.check();
         answer = await queries.texts(current.sql);
         break;
+      case 'seqAtOffset': {
+        budget?.check();
+        if (!queries.seqAtOffset) {
+          answer = await queries.seqs(current.sql);
+          break;
+        }
+        const seq = await queries.seqAtOffset(current.family, current.offset);
+        answer = seq === undefined ? [] : [seq];
+        break;
+      }
       case 'page':
         yield current.rows;
         break;
@@ -84,9 +96,9 @@ export function* readSelectionNow(
   for (let step = plan.next(); !step.done; step = plan.next(answer)) {
     answer = undefined;
     const current = step.value;
-    if (current.kind === 'rows' || current.kind === 'seqs' || current.kind === 'texts' || current.kind === 'filter') budget?.check();
+    if (current.kind !== 'page' && current.kind !== 'pause') budget?.check();
     if (current.kind === 'rows') answer = queries.rows(current.sql);
-    else if (current.kind === 'seqs') answer = queries.seqs(current.sql);
+    else if (current.kind === 'seqs' || current.kind === 'seqAtOffset') answer = queries.seqs(current.sql);
     else if (current.kind === 'texts') answer = queries.texts(current.sql);
     else if (current.kind === 'page') yield current.rows;
     else if (current.kind === 'filter') answer = filterHere(current.where, current.rows, current.textsAt);

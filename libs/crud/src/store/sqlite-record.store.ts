@@ -19,6 +19,7 @@ import { wildcardMatcher } from '../core/query/pattern-matcher';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteSharedReads } from './sqlite-shared-reads';
 import { SqlitePathKeys } from './sqlite-path-keys';
+import { ArrivalMarkers, SeqAfter } from './arrival-markers';
 import {
   allLearned,
   LearnedPaths,
@@ -49,11 +50,23 @@ function parsedDocs(rows: readonly { seq: number; doc: string }[]): { seq: numbe
  * one another and lose some).
  * Reads yield between pages so a large read does not freeze other requests.
  */
+const SEQ_AFTER = 'SELECT seq FROM inventory_record WHERE family = ? AND seq >= ? ORDER BY seq LIMIT 1 OFFSET ?';
+
+/** One per connection: a removal through any store on it moves every marker of that connection. */
+const MARKERS = new WeakMap<Database, ArrivalMarkers>();
+
+function markersOf(db: Database, seqAfter: SeqAfter): ArrivalMarkers {
+  let markers = MARKERS.get(db);
+  if (!markers) MARKERS.set(db, (markers = new ArrivalMarkers(seqAfter)));
+  return markers;
+}
+
 export class SqliteRecordStore extends RecordStore {
   private readonly statements = new Map<string, Statement>();
   private readonly writes: SqliteGroupCommit;
   private readonly reads: SqliteSharedReads;
   private readonly pathKeys: SqlitePathKeys;
+  private readonly markers: ArrivalMarkers;
   /** Updates and deletes of stored records by this store; see `delete`. */
   private recordChanges = 0;
 
@@ -62,6 +75,10 @@ export class SqliteRecordStore extends RecordStore {
     this.pathKeys = new SqlitePathKeys(db);
     this.writes = new SqliteGroupCommit(db, () => this.pathKeys.confirm());
     this.reads = new SqliteSharedReads(db);
+    this.markers = markersOf(
+      db,
+      (family, fromSeq, skip) => this.statement(SEQ_AFTER).pluck().get(family, fromSeq, skip) as number | undefined,
+    );
     // What GLOB cannot match: text holding NUL (see sqliteWildcard).
     db.function(SQLITE_WILDCARD_FUNCTION, { deterministic: true }, (text: unknown, pattern: unknown) =>
       typeof text === 'string' && typeof pattern === 'string' && wildcardMatcher(pattern)(text) ? 1 : 0,
@@ -194,6 +211,11 @@ export class SqliteRecordStore extends RecordStore {
     });
   }
 
+  /** Removals through this connection, then other connections' commits: what moves an `ArrivalMarkers` marker. */
+  private markersMark(): string {
+    return `${this.markers.removalCount}:${this.statement('PRAGMA data_version').pluck().get() as number}`;
+  }
+
   /** Changes to stored records since the store opened: this process's, then other connections'. */
   private changeMark(): string {
     return `${this.recordChanges}:${this.statement('PRAGMA data_version').pluck().get() as number}`;
@@ -204,7 +226,10 @@ export class SqliteRecordStore extends RecordStore {
       const remove = RecordSelection.deleteBySeq(rows.slice(start, start + READ_PAGE_SIZE).map((row) => row.seq));
       this.statement(remove.sql).run(...remove.params);
     }
-    if (rows.length > 0) this.recordChanges += 1;
+    if (rows.length > 0) {
+      this.recordChanges += 1;
+      this.markers.removed();
+    }
     return rows.map((row) => row.id);
   }
 
@@ -220,6 +245,7 @@ export class SqliteRecordStore extends RecordStore {
   /** For reads outside a transaction: the statements of a turn share one (`SqliteSharedReads`). */
   private sharedQueries(): SelectionQueries {
     return {
+      seqAtOffset: (family, offset) => this.reads.run(() => this.markers.seqAt(family, offset, this.markersMark())),
       rows: (fragment) => this.reads.run(() => this.all(fragment)),
       seqs: (fragment) => this.reads.run(() => this.seqs(fragment)),
       texts: (fragment) => this.reads.run(() => this.texts(fragment)),

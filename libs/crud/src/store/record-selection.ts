@@ -30,6 +30,10 @@ export interface StoredRow {
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 const JUNCTIONS = new Set<SeqTree['kind']>(['and', 'or']);
 
+function isLeaf(tree: SeqTree): tree is LeafTree {
+  return tree.kind === 'values' || tree.kind === 'ids';
+}
+
 /**
  * The SQL for one selection, in the `?` form both stores share. When the where clause has parts
  * SQL cannot decide, `residual` re-checks candidate rows in memory and the window (offset,
@@ -52,6 +56,8 @@ export class RecordSelection {
   readonly tree?: SeqTree;
   /** The where clause, when SQL decides it whole as one leaf and there is no path id (both stores). */
   readonly leaf?: LeafTree;
+  /** The leaf under the where clause, when SQL decides it whole as `not` of one leaf and there is no path id. */
+  readonly notLeaf?: LeafTree;
   readonly clock: SliceClock;
   /** Candidates in arrival order, once narrowed to a known set. */
   candidateList?: readonly number[];
@@ -82,6 +88,8 @@ export class RecordSelection {
       }
       if (compiled.exact && spec.id === undefined && (compiled.tree.kind === 'values' || compiled.tree.kind === 'ids'))
         this.leaf = compiled.tree;
+      if (compiled.exact && spec.id === undefined && compiled.tree.kind === 'not' && isLeaf(compiled.tree.part))
+        this.notLeaf = compiled.tree.part;
       const where =
         this.leaf?.kind === 'values'
           ? dialect.seqAmong(leafSeqs(this.leaf, spec.family, dialect))

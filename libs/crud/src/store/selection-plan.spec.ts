@@ -174,6 +174,21 @@ describe('a filtered read of a page or less (PostgreSQL plan)', () => {
     expect(kinds.filter((kind) => kind === 'rows')).toHaveLength(3);
   });
 
+  it('`not` of a leaf with a window in arrival order: the first records it does not let through, then their rows', () => {
+    const { select: _select, ...query } = parseRecordQuery(
+      { where: { not: { equals: { target: 'source', expr: '10.0.0.1' } } }, limit: { from: 0, to: 9 } },
+      { allowSelect: false },
+    );
+    const selection = new RecordSelection({ family: 'event', valueIndex: ValueIndex.of(['source']), ...query }, postgresDialect);
+    const look = selectionPlan(selection, 'read').next().value as Extract<PlanStep, { kind: 'seqAtOffset' | 'seqs' }>;
+    expect(look.kind).toBe('seqs');
+    expect(look.sql.sql).toContain('AS r WHERE NOT (');
+    // Before: one statement, in which PostgreSQL hashed every match of the leaf (NOT IN).
+    const { kinds, pages } = steps({ family: 'event', valueIndex: ValueIndex.of(['source']), ...query }, 10);
+    expect(kinds).toEqual(['seqs', 'rows', 'page']);
+    expect(pages).toEqual([10]);
+  });
+
   it('a window in arrival order: a look at the first records, the leaf counted, its first matches, then their rows', () => {
     const { select: _select, ...query } = parseRecordQuery(
       { where: { equals: { target: 'source', expr: '10.0.0.1' } }, limit: { from: 2, to: 6 } },

@@ -6,7 +6,7 @@ import { filtered, PAUSE, pausing, PlanAnswer, PlanPart, PlanStep, rows, seqAtOf
 import { inSeqOrder, RecordSelection, RowWindow, StoredRow } from './record-selection';
 import { READ_PAGE_SIZE } from './record-store';
 import { evaluateSeqTree } from './seq-tree-plan';
-import { firstInArrivalOrder } from './first-in-arrival-order';
+import { firstInArrivalOrder, firstNotInArrivalOrder } from './first-in-arrival-order';
 import { SeqSet } from './seq-set';
 import { topByIndex } from './top-by-index';
 
@@ -38,6 +38,11 @@ export function* selectionPlan(selection: RecordSelection, purpose: 'read' | 'de
     // for every path's values): it read all 20k matches of an equality to answer the first ten.
     const first = yield* firstInArrivalOrder(selection.leaf, family, firstOnly, selection.clock, selection.dialect);
     selection.narrowTo(new SeqSet(new Set(first), false));
+  } else if (selection.notLeaf && firstOnly !== undefined) {
+    // The same for `not` of a leaf, which PostgreSQL answered with a hash of all the leaf's
+    // matches (`NOT IN`: 7.3-8.3 ms for 20k of 100k events) to keep the first ten of the rest.
+    const first = yield* firstNotInArrivalOrder(selection.notLeaf, family, firstOnly, selection.clock, selection.dialect);
+    if (first) selection.narrowTo(new SeqSet(new Set(first), false));
   }
   if (!selection.orderInSql) return yield* memoryOrdered(selection, passSize);
   if (purpose === 'read' && selection.pagesBySeq) {

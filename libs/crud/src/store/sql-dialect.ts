@@ -198,18 +198,7 @@ export const POSTGRES_TEXT_PREFIX = 200;
 export const postgresDialect: SqlDialect = {
   name: 'postgres',
   rowsCrossAConnection: true,
-  // The index stores NUL and U+0001 as two characters (see encodePostgresText), which LIKE's `_`
-  // cannot take as one: a value holding U+0001 is matched by a regular expression that can.
-  wildcard: (column, pattern) => ({
-    sql: `(CASE WHEN strpos(${column}, chr(1)) = 0 THEN ${column} LIKE ? ELSE ${column} ~ ? END)`,
-    params: [
-      encodePostgresText(pattern)
-        .replace(/[\\%_]/g, (char) => `\\${char}`)
-        .replace(/\*/g, '%')
-        .replace(/\?/g, '_'),
-      postgresEncodedWildcard(pattern),
-    ],
-  }),
+  wildcard: postgresWildcard,
   textCompared: (operator, text) => postgresTextCompared(operator, text),
   textIn: (texts) => {
     const encoded = texts.map(encodePostgresText);
@@ -291,6 +280,35 @@ function postgresRecordValues(seq: string): string {
 }
 
 /** A wildcard as a PostgreSQL regular expression over encoded text, where a character may take two. */
+/**
+ * The index stores NUL and U+0001 as two characters (see encodePostgresText), which LIKE's `_`
+ * cannot take as one: a value holding U+0001 is matched by a regular expression that can. On
+ * the value index, a range on the pattern's literal prefix keeps the index in use, as on SQLite:
+ * without it PostgreSQL read every text of the path from the table (`host-00012*` on 100k
+ * events: 21-33 ms).
+ */
+function postgresWildcard(column: string, pattern: string): SqlFragment {
+  const match = {
+    sql: `(CASE WHEN strpos(${column}, chr(1)) = 0 THEN ${column} LIKE ? ELSE ${column} ~ ? END)`,
+    params: [
+      encodePostgresText(pattern)
+        .replace(/[\\%_]/g, (char) => `\\${char}`)
+        .replace(/\*/g, '%')
+        .replace(/\?/g, '_'),
+      postgresEncodedWildcard(pattern),
+    ],
+  };
+  const prefix = /^[^*?]*/.exec(pattern)![0];
+  if (column !== 'v.text' || prefix === '') return match;
+  const from = encodePostgresText(prefix);
+  const above = successor(from);
+  const bounds = [postgresTextCompared('>=', from), ...(above === undefined ? [] : [postgresTextCompared('<', above)])];
+  return {
+    sql: `(${[...bounds, match].map((part) => part.sql).join(' AND ')})`,
+    params: [...bounds, match].flatMap((part) => part.params),
+  };
+}
+
 function postgresEncodedWildcard(pattern: string): string {
   const one = '(?:\u0001.|[^\u0001])';
   let out = '';

@@ -171,7 +171,22 @@ describe('compiled SQL', () => {
   });
 
   it('postgres wildcard escapes LIKE metacharacters', () => {
-    expect(postgresDialect.wildcard('v.text', '50%_*?\\').params[0]).toBe('50\\%\\_%_\\\\');
+    expect(postgresDialect.wildcard('r.id', '50%_*?\\').params[0]).toBe('50\\%\\_%_\\\\');
+    // On the value index, the prefix's range first (the index holds each text's first 200
+    // characters), in the index's form: U+0001 is escaped as two characters.
+    const onValues = postgresDialect.wildcard('v.text', 'a\u0001b*c');
+    expect(onValues.params).toEqual([
+      'a\u0001\u0002b',
+      'a\u0001\u0002b',
+      'a\u0001\u0002c',
+      'a\u0001\u0002c',
+      'a\u0001\u0002b%c',
+      expect.any(String),
+    ]);
+    expect(onValues.sql).toMatch(
+      /^\(\(left\(v\.text, 200\) >= left\(\?, 200\) AND v\.text >= \?\) AND \(left\(v\.text, 200\) <= left\(\?, 200\) AND v\.text < \?\) AND \(CASE/,
+    );
+    expect(postgresDialect.wildcard('v.text', '*b').params).toHaveLength(2);
     // SQLite: the literal prefix's range (for the index), GLOB's pattern, and the pattern itself
     // for text holding NUL, which GLOB cannot read to its end.
     expect(sqliteDialect.wildcard('v.text', 'a[b]*').params).toEqual(['a[b]', 'a[b^', 'a[[]b]*', 'a[b]*']);

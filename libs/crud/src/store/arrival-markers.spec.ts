@@ -23,13 +23,13 @@ describe('ArrivalMarkers', () => {
   it('answers the seq at every offset, the family over and past its end', () => {
     const { markers } = lookups(SEQS);
     for (const offset of [0, 1, MARKER_STRIDE - 1, MARKER_STRIDE, MARKER_STRIDE + 1, 2 * MARKER_STRIDE + 7, SIZE - 1, SIZE, SIZE + 5000]) {
-      expect([offset, markers.seqAt('f', offset, 'm')]).toEqual([offset, SEQS[offset]]);
+      expect([offset, markers.seqAt('f', offset, 1)]).toEqual([offset, SEQS[offset]]);
     }
   });
 
-  it('counts past the nearest marker only, once the markers are known, until the mark changes', () => {
+  it('counts past the nearest marker only, once the markers are known, until another connection commits or a record is removed', () => {
     const { markers, asked } = lookups(SEQS);
-    markers.seqAt('f', 3 * MARKER_STRIDE + 5, 'm');
+    markers.seqAt('f', 3 * MARKER_STRIDE + 5, 1);
     // The first record, three markers, then five places.
     expect(asked).toEqual([
       [0, 0],
@@ -39,10 +39,14 @@ describe('ArrivalMarkers', () => {
       [SEQS[3 * MARKER_STRIDE], 5],
     ]);
     asked.length = 0;
-    expect(markers.seqAt('f', 2 * MARKER_STRIDE + 9, 'm')).toBe(SEQS[2 * MARKER_STRIDE + 9]);
+    expect(markers.seqAt('f', 2 * MARKER_STRIDE + 9, 1)).toBe(SEQS[2 * MARKER_STRIDE + 9]);
     expect(asked).toEqual([[SEQS[2 * MARKER_STRIDE], 9]]);
     asked.length = 0;
-    markers.seqAt('f', 2 * MARKER_STRIDE + 9, 'changed');
+    markers.seqAt('f', 2 * MARKER_STRIDE + 9, 2);
+    expect(asked).toHaveLength(4);
+    asked.length = 0;
+    markers.removed();
+    markers.seqAt('f', 2 * MARKER_STRIDE + 9, 2);
     expect(asked).toHaveLength(4);
   });
 });

@@ -10,13 +10,12 @@ export type SeqAfter = (family: string, fromSeq: number, skip: number) => number
 /**
  * The sequence numbers at every MARKER_STRIDE-th place of a family's arrival order, learned as
  * pages at large offsets ask for them, so that such a page counts its offset from the nearest
- * marker. Counted from the family's first record, one index entry at a time, a page at offset
- * 50,000 of 100k events took 2.9 ms, against 0.5 ms for a scan that slices an array.
+ * marker. Counted from the family's first record, one index entry at a time, offset 999,990 of a
+ * 1M-record family took 29 ms, and 0.03 ms from a marker.
  *
  * New records come after every marker, and an update keeps its record's place: the markers hold
- * until a record is removed. `mark` tells such changes apart (the store's: removals through
- * this connection, and commits of other connections); a new mark starts the family's markers
- * over.
+ * until a record is removed, through this connection (`removed`) or another (whose commits
+ * change the connection's `data_version`); either starts the family's markers over.
  */
 export class ArrivalMarkers {
   private readonly families = new Map<string, { mark: string; seqs: number[] }>();
@@ -29,13 +28,12 @@ export class ArrivalMarkers {
     this.removals += 1;
   }
 
-  /** Part of the store's mark: removals through this connection since it opened. */
-  get removalCount(): number {
-    return this.removals;
-  }
-
-  /** The sequence number of the record `offset` places into the family's arrival order, if there is one. */
-  seqAt(family: string, offset: number, mark: string): number | undefined {
+  /**
+   * The sequence number of the record `offset` places into the family's arrival order, if there
+   * is one; `dataVersion` is the connection's `PRAGMA data_version` now.
+   */
+  seqAt(family: string, offset: number, dataVersion: number): number | undefined {
+    const mark = `${this.removals}:${dataVersion}`;
     let known = this.families.get(family);
     if (known?.mark !== mark) {
       known = { mark, seqs: [] };

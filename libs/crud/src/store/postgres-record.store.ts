@@ -491,13 +491,14 @@ export class PostgresRecordStore extends RecordStore {
 
   private async texts(client: Pool | PoolClient, fragment: SqlFragment): Promise<string[]> {
     const sql = toPostgresPlaceholders(fragment.sql);
-    const result = await this.run<{ text: string }>(client, sql, fragment.params, this.readNames.nameOf(sql));
-    return result.map((row) => row.text);
+    const result = await this.run<[string]>(client, sql, fragment.params, this.readNames.nameOf(sql), 'array');
+    return result.map(([text]) => text);
   }
 
-  private async run<T>(client: Pool | PoolClient, sql: string, params: unknown[], name?: string): Promise<T[]> {
+  /** With `rowMode` 'array', each row is the array of its columns (the first column of `texts`, whatever its name). */
+  private async run<T>(client: Pool | PoolClient, sql: string, params: unknown[], name?: string, rowMode?: 'array'): Promise<T[]> {
     try {
-      return (await client.query({ text: sql, values: params, name })).rows as T[];
+      return (await client.query({ text: sql, values: params, name, ...(rowMode && { rowMode }) })).rows as T[];
     } catch (error) {
       throw translate(error);
     }

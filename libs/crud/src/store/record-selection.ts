@@ -5,7 +5,7 @@ import { filtered, PAUSE, PlanPart, pausing } from './plan-step';
 import { SeqSet } from './seq-set';
 import { marks, SqlDialect } from './sql-dialect';
 import { ValueIndex } from './value-index';
-import { compileWhereTree, isRecordId, LeafTree, leafSeqs, SeqTree, SqlFragment, whereSql } from './where-compiler';
+import { compileWhereTree, isLeaf, isRecordId, LeafTree, leafSeqs, SeqTree, SqlFragment, whereSql } from './where-compiler';
 
 /** Which records a read or delete is about: its family, the path `{id}`, and the parsed query. */
 export interface SelectionSpec {
@@ -29,10 +29,6 @@ export interface StoredRow {
 
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 const JUNCTIONS = new Set<SeqTree['kind']>(['and', 'or']);
-
-function isLeaf(tree: SeqTree): tree is LeafTree {
-  return tree.kind === 'values' || tree.kind === 'ids';
-}
 
 /**
  * The SQL for one selection, in the `?` form both stores share. When the where clause has parts
@@ -86,8 +82,7 @@ export class RecordSelection {
         this.residual = new QueryEvaluator(spec.where);
         if (QueryEvaluator.regExpPatterns(spec.where).length > 0) this.residualOffThread = JSON.stringify(spec.where);
       }
-      if (compiled.exact && spec.id === undefined && (compiled.tree.kind === 'values' || compiled.tree.kind === 'ids'))
-        this.leaf = compiled.tree;
+      if (compiled.exact && spec.id === undefined && isLeaf(compiled.tree)) this.leaf = compiled.tree;
       if (compiled.exact && spec.id === undefined && compiled.tree.kind === 'not' && isLeaf(compiled.tree.part))
         this.notLeaf = compiled.tree.part;
       const where =

@@ -2,7 +2,7 @@ import { SliceClock } from '../core/query/query-budget';
 import { PAUSE, PlanPart, seqs } from './plan-step';
 import { SeqSet } from './seq-set';
 import { SqlDialect, SqlFragment } from './sql-dialect';
-import { LeafTree, leafSeqs, SeqTree } from './where-compiler';
+import { isLeaf, LeafTree, leafSeqs, SeqTree } from './where-compiler';
 import { firstInArrivalOrder, firstNotInArrivalOrder } from './first-in-arrival-order';
 import { probeLeaf } from './leaf-probe';
 import { patternMatches } from './pattern-leaf';
@@ -21,10 +21,10 @@ export const NARROWING_LIMIT = 10_000;
  * in between leaves.
  */
 export function* evaluateSeqTree(tree: SeqTree, on: TreeContext, firstOnly?: number): PlanPart<SeqSet> {
-  if (firstOnly !== undefined && (tree.kind === 'values' || tree.kind === 'ids')) {
+  if (firstOnly !== undefined && isLeaf(tree)) {
     return new SeqSet(new Set(yield* firstInArrivalOrder(tree, on.family, firstOnly, on.clock, on.dialect)), false);
   }
-  if (firstOnly !== undefined && tree.kind === 'not' && (tree.part.kind === 'values' || tree.part.kind === 'ids')) {
+  if (firstOnly !== undefined && tree.kind === 'not' && isLeaf(tree.part)) {
     const first = yield* firstNotInArrivalOrder(tree.part, on.family, firstOnly, on.clock, on.dialect);
     if (first) return new SeqSet(new Set(first), false);
   }
@@ -64,7 +64,7 @@ function* evaluate(tree: SeqTree, on: TreeContext, within: number[] | undefined)
       for (const part of byNarrowingFirst(tree.parts)) {
         if (result.isNone) return result;
         const narrowed = narrowing(result, within);
-        if (narrowed === within && (part.kind === 'values' || part.kind === 'ids')) {
+        if (narrowed === within && isLeaf(part)) {
           // Nothing narrows this `and` yet: a leaf that lets many records through waits until
           // another part has narrowed it (a time window's two bounds: each alone lets most of
           // the family through), and the first leaf that lets few through narrows the rest.

@@ -154,11 +154,26 @@ function sqliteWildcard(column: string, pattern: string): SqlFragment {
   if (pattern.includes('\u0000')) return { sql: `${SQLITE_WILDCARD_FUNCTION}(${column}, ?)`, params: [pattern] };
   const glob = pattern.replace(/\[/g, '[[]');
   const match = `(CASE WHEN instr(${column}, char(0)) = 0 THEN ${column} GLOB ? ELSE ${SQLITE_WILDCARD_FUNCTION}(${column}, ?) END)`;
-  const prefix = /^[^*?]*/.exec(pattern)![0];
+  const prefix = wildcardPrefix(pattern);
   if (prefix === '') return { sql: match, params: [glob, pattern] };
   const above = successor(prefix);
   if (above === undefined) return { sql: `(${column} >= ? AND ${match})`, params: [prefix, glob, pattern] };
   return { sql: `(${column} >= ? AND ${column} < ? AND ${match})`, params: [prefix, above, glob, pattern] };
+}
+
+/** `v.text` starting with `prefix` (as the record holds it), as a range of the text index (texts compare bytewise in both). */
+export function textStartingWith(dialect: SqlDialect, prefix: string): SqlFragment {
+  const from = dialect.indexText(prefix);
+  const lower = dialect.textCompared('>=', from);
+  const above = successor(from);
+  if (above === undefined) return lower;
+  const upper = dialect.textCompared('<', above);
+  return { sql: `${lower.sql} AND ${upper.sql}`, params: [...lower.params, ...upper.params] };
+}
+
+/** The text every value a wildcard matches starts with: up to its first `*` or `?`. */
+function wildcardPrefix(pattern: string): string {
+  return /^[^*?]*/.exec(pattern)![0];
 }
 
 /** The first text above every text that starts with `prefix`, in code point order (none past U+10FFFF). */
@@ -298,15 +313,10 @@ function postgresWildcard(column: string, pattern: string): SqlFragment {
       postgresEncodedWildcard(pattern),
     ],
   };
-  const prefix = /^[^*?]*/.exec(pattern)![0];
+  const prefix = wildcardPrefix(pattern);
   if (column !== 'v.text' || prefix === '') return match;
-  const from = encodePostgresText(prefix);
-  const above = successor(from);
-  const bounds = [postgresTextCompared('>=', from), ...(above === undefined ? [] : [postgresTextCompared('<', above)])];
-  return {
-    sql: `(${[...bounds, match].map((part) => part.sql).join(' AND ')})`,
-    params: [...bounds, match].flatMap((part) => part.params),
-  };
+  const range = textStartingWith(postgresDialect, prefix);
+  return { sql: `(${range.sql} AND ${match.sql})`, params: [...range.params, ...match.params] };
 }
 
 function postgresEncodedWildcard(pattern: string): string {

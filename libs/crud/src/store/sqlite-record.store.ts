@@ -43,13 +43,6 @@ function parsedDocs(rows: readonly { seq: number; doc: string }[]): { seq: numbe
   return rows.map((row) => ({ seq: row.seq, doc: JSON.parse(row.doc) as JsonObject }));
 }
 
-/**
- * SQLite through better-sqlite3, which is synchronous: every write runs start to finish without
- * yielding, in the transaction its group commits (SqliteGroupCommit), so writes from concurrent
- * requests can never interleave (TypeORM's shared connection would turn them into savepoints of
- * one another and lose some).
- * Reads yield between pages so a large read does not freeze other requests.
- */
 const SEQ_AFTER = 'SELECT seq FROM inventory_record WHERE family = ? AND seq >= ? ORDER BY seq LIMIT 1 OFFSET ?';
 
 /** One per connection: a removal through any store on it moves every marker of that connection. */
@@ -61,6 +54,13 @@ function markersOf(db: Database, seqAfter: SeqAfter): ArrivalMarkers {
   return markers;
 }
 
+/**
+ * SQLite through better-sqlite3, which is synchronous: every write runs start to finish without
+ * yielding, in the transaction its group commits (SqliteGroupCommit), so writes from concurrent
+ * requests can never interleave (TypeORM's shared connection would turn them into savepoints of
+ * one another and lose some).
+ * Reads yield between pages so a large read does not freeze other requests.
+ */
 export class SqliteRecordStore extends RecordStore {
   private readonly statements = new Map<string, Statement>();
   private readonly writes: SqliteGroupCommit;
@@ -211,14 +211,14 @@ export class SqliteRecordStore extends RecordStore {
     });
   }
 
-  /** Removals through this connection, then other connections' commits: what moves an `ArrivalMarkers` marker. */
-  private markersMark(): string {
-    return `${this.markers.removalCount}:${this.statement('PRAGMA data_version').pluck().get() as number}`;
-  }
-
   /** Changes to stored records since the store opened: this process's, then other connections'. */
   private changeMark(): string {
-    return `${this.recordChanges}:${this.statement('PRAGMA data_version').pluck().get() as number}`;
+    return `${this.recordChanges}:${this.dataVersion()}`;
+  }
+
+  /** Changes whenever another connection has committed (SQLite's `PRAGMA data_version`). */
+  private dataVersion(): number {
+    return this.statement('PRAGMA data_version').pluck().get() as number;
   }
 
   private deleteRows(rows: readonly StoredRow[]): string[] {
@@ -239,16 +239,20 @@ export class SqliteRecordStore extends RecordStore {
     seqs(fragment: SqlFragment): number[];
     texts(fragment: SqlFragment): string[];
   } {
-    return { rows: (fragment) => this.all(fragment), seqs: (fragment) => this.seqs(fragment), texts: (fragment) => this.texts(fragment) };
+    return {
+      rows: (fragment) => this.all(fragment),
+      seqs: (fragment) => this.plucked<number>(fragment),
+      texts: (fragment) => this.plucked<string>(fragment),
+    };
   }
 
   /** For reads outside a transaction: the statements of a turn share one (`SqliteSharedReads`). */
   private sharedQueries(): SelectionQueries {
     return {
-      seqAtOffset: (family, offset) => this.reads.run(() => this.markers.seqAt(family, offset, this.markersMark())),
+      seqAtOffset: (family, offset) => this.reads.run(() => this.markers.seqAt(family, offset, this.dataVersion())),
       rows: (fragment) => this.reads.run(() => this.all(fragment)),
-      seqs: (fragment) => this.reads.run(() => this.seqs(fragment)),
-      texts: (fragment) => this.reads.run(() => this.texts(fragment)),
+      seqs: (fragment) => this.reads.run(() => this.plucked<number>(fragment)),
+      texts: (fragment) => this.reads.run(() => this.plucked<string>(fragment)),
     };
   }
 
@@ -393,16 +397,11 @@ export class SqliteRecordStore extends RecordStore {
     return this.statement(fragment.sql).all(...fragment.params) as StoredRow[];
   }
 
-  private seqs(fragment: SqlFragment): number[] {
+  /** The first column of each row: sequence numbers, or texts. */
+  private plucked<T extends number | string>(fragment: SqlFragment): T[] {
     return this.statement(fragment.sql)
       .pluck()
-      .all(...fragment.params) as number[];
-  }
-
-  private texts(fragment: SqlFragment): string[] {
-    return this.statement(fragment.sql)
-      .pluck()
-      .all(...fragment.params) as string[];
+      .all(...fragment.params) as T[];
   }
 
   /** Prepared statements are reused; their SQL text depends only on the query's shape. */

@@ -1,6 +1,6 @@
 import { Condition, FieldPath, JsonValue } from '../core/query/query.types';
 import { beyondPrefix, literalPrefix, RequiredText, requiredTexts } from '../core/query/pattern-matcher';
-import { SqlDialect, SqlFragment, successor } from './sql-dialect';
+import { SqlDialect, SqlFragment, textStartingWith } from './sql-dialect';
 import { ValueIndex } from './value-index';
 
 export type { SqlFragment } from './sql-dialect';
@@ -30,6 +30,10 @@ export type SeqTree =
 
 /** A tree SQL answers with one statement of sequence numbers (`leafSeqs`). */
 export type LeafTree = Extract<SeqTree, { kind: 'values' | 'ids' }>;
+
+export function isLeaf(tree: SeqTree): tree is LeafTree {
+  return tree.kind === 'values' || tree.kind === 'ids';
+}
 
 /**
  * `exact` false means the tree is a superset (SQL could not express e.g. a regular expression)
@@ -224,7 +228,7 @@ class WhereCompiler {
     if (isRecordId(path) || !this.index.covers(path)) return MATCH_ALL;
     const prefix = literalPrefix(pattern);
     // Numbers, texts and booleans hold a text (null and objects do not): the text index alone answers.
-    const range = prefix === '' ? { sql: 'v.text IS NOT NULL', params: [] } : this.textStartingWith(prefix);
+    const range = prefix === '' ? { sql: 'v.text IS NOT NULL', params: [] } : textStartingWith(this.dialect, prefix);
     const required = beyondPrefix(requiredTexts(pattern), prefix);
     const candidates = required === undefined ? range : joined([range, this.textHolding(required)], ' AND ');
     return { tree: { kind: 'pattern', path: path.join('.'), pattern, candidates }, exact: true };
@@ -241,16 +245,6 @@ class WhereCompiler {
       required.any.map((part) => this.textHolding(part)),
       ' OR ',
     );
-  }
-
-  /** `v.text` starting with `prefix`, as a range of the text index (texts compare bytewise in both). */
-  private textStartingWith(prefix: string): SqlFragment {
-    const from = this.dialect.indexText(prefix);
-    const lower = this.dialect.textCompared('>=', from);
-    const above = successor(from);
-    if (above === undefined) return lower;
-    const upper = this.dialect.textCompared('<', above);
-    return { sql: `${lower.sql} AND ${upper.sql}`, params: [...lower.params, ...upper.params] };
   }
 
   /** Records with a value at `path` that passes any of `anyOf`, each a condition one index can answer. */

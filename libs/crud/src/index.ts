@@ -35,6 +35,7 @@ export * from './nest/record-controller.factory';
 export * from './nest/store-factory';
 export * from './store/sqlite-record.store';
 export * from './store/postgres-record.store';
+export * from './store/postgres-sessions';
 export * from './nest/family-document';
 export * from './nest/schema-document';
 export * from './store/sql-dialect';

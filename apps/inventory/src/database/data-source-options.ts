@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { Database } from 'better-sqlite3';
+// By path, not '@inventory/crud': the TypeORM CLI (ormconfig.ts) loads this file without path aliases.
+import { POSTGRES_SESSION_OPTIONS } from '../../../../libs/crud/src/store/postgres-sessions';
 import { AppConfig } from '../config/app-config';
 import { InitialSchema1763700000000 } from '../migrations/1763700000000-initial-schema';
 import { PostgresValueRowsCascadePerStatement1764100000000 } from '../migrations/1764100000000-postgres-value-rows-cascade-per-statement';
@@ -26,8 +28,15 @@ export function dataSourceOptions(database: AppConfig['database']): DataSourceOp
       migrations: MIGRATIONS,
       migrationsTransactionMode: 'all',
       synchronize: false,
-      // A stopped database must answer 503 within seconds, never hang a request.
-      extra: { max: 10, connectionTimeoutMillis: 3000, query_timeout: 30000, statement_timeout: 30000 },
+      // A stopped database must answer 503 within seconds, never hang a request. Every
+      // connection, TypeORM's first included, starts with the store's session settings.
+      extra: {
+        max: 10,
+        connectionTimeoutMillis: 3000,
+        query_timeout: 30000,
+        statement_timeout: 30000,
+        options: POSTGRES_SESSION_OPTIONS,
+      },
     };
   }
   if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });

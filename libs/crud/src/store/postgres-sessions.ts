@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 
 /**
- * Settings every connection of the store's pool gets once, before its first statement.
+ * Settings every connection of the store's pool runs with, sent in the connection's start-up
+ * packet (libpq's `options`), so no statement has to go ahead of a connection's first one.
  *
  * `enable_seqscan = off`: PostgreSQL chooses between a path's index and a scan of the whole value
  * table from estimates, and one set of statistics covers every family's and path's values, so a
@@ -10,12 +11,30 @@ import type { Pool, PoolClient } from 'pg';
  * statement the store runs has an index that answers it, which a scan can only beat when one path
  * holds most of the table; PostgreSQL still scans where no index applies.
  */
+export const POSTGRES_SESSION_OPTIONS = '-c enable_seqscan=off';
+
+type PoolWithOptions = Pool & { options: { options?: string } };
+type ClientWithParameters = PoolClient & { connectionParameters?: { options?: string } };
+
+/**
+ * Has every connection the pool opens from now on start with `POSTGRES_SESSION_OPTIONS`. A
+ * connection opened before (TypeORM's own, unless its `extra.options` carries them, as the
+ * service's do) gets them by a `SET` when first acquired, queued ahead of whatever it was
+ * acquired for: pg warns about that queueing, and its next major version drops it.
+ */
 export function configureSessions(pool: Pool): void {
+  const options = (pool as PoolWithOptions).options;
+  if (!startsWithSettings(options.options)) options.options = [options.options, POSTGRES_SESSION_OPTIONS].filter(Boolean).join(' ');
   const configured = new WeakSet<PoolClient>();
   pool.on('acquire', (client) => {
     if (configured.has(client)) return;
     configured.add(client);
-    // Queued ahead of whatever the client was acquired for; a failure is that statement's to report.
+    if (startsWithSettings((client as ClientWithParameters).connectionParameters?.options)) return;
+    // A failure is that statement's to report.
     client.query('SET enable_seqscan = off').catch(() => undefined);
   });
+}
+
+function startsWithSettings(options: string | undefined): boolean {
+  return options?.includes(POSTGRES_SESSION_OPTIONS) === true;
 }

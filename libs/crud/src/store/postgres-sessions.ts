@@ -11,7 +11,17 @@ import type { Pool, PoolClient } from 'pg';
  * statement the store runs has an index that answers it, which a scan can only beat when one path
  * holds most of the table; PostgreSQL still scans where no index applies.
  */
-export const POSTGRES_SESSION_OPTIONS = '-c enable_seqscan=off';
+const SESSION_SETTINGS: Record<string, string> = { enable_seqscan: 'off' };
+
+/** `SESSION_SETTINGS` as libpq's start-up `options`. */
+export const POSTGRES_SESSION_OPTIONS = Object.entries(SESSION_SETTINGS)
+  .map(([name, value]) => `-c ${name}=${value}`)
+  .join(' ');
+
+/** `SESSION_SETTINGS` as statements, for a connection opened without them. */
+const SET_SESSION_SETTINGS = Object.entries(SESSION_SETTINGS)
+  .map(([name, value]) => `SET ${name} = ${value}`)
+  .join('; ');
 
 type PoolWithOptions = Pool & { options: { options?: string } };
 type ClientWithParameters = PoolClient & { connectionParameters?: { options?: string } };
@@ -24,17 +34,17 @@ type ClientWithParameters = PoolClient & { connectionParameters?: { options?: st
  */
 export function configureSessions(pool: Pool): void {
   const options = (pool as PoolWithOptions).options;
-  if (!startsWithSettings(options.options)) options.options = [options.options, POSTGRES_SESSION_OPTIONS].filter(Boolean).join(' ');
+  if (!openedWithSettings(options.options)) options.options = [options.options, POSTGRES_SESSION_OPTIONS].filter(Boolean).join(' ');
   const configured = new WeakSet<PoolClient>();
   pool.on('acquire', (client) => {
     if (configured.has(client)) return;
     configured.add(client);
-    if (startsWithSettings((client as ClientWithParameters).connectionParameters?.options)) return;
+    if (openedWithSettings((client as ClientWithParameters).connectionParameters?.options)) return;
     // A failure is that statement's to report.
-    client.query('SET enable_seqscan = off').catch(() => undefined);
+    client.query(SET_SESSION_SETTINGS).catch(() => undefined);
   });
 }
 
-function startsWithSettings(options: string | undefined): boolean {
+function openedWithSettings(options: string | undefined): boolean {
   return options?.includes(POSTGRES_SESSION_OPTIONS) === true;
 }

@@ -82,9 +82,10 @@ export class RecordSelection {
         this.residual = new QueryEvaluator(spec.where);
         if (QueryEvaluator.regExpPatterns(spec.where).length > 0) this.residualOffThread = JSON.stringify(spec.where);
       }
-      if (compiled.exact && spec.id === undefined && isLeaf(compiled.tree)) this.leaf = compiled.tree;
-      if (compiled.exact && spec.id === undefined && compiled.tree.kind === 'not' && isLeaf(compiled.tree.part))
-        this.notLeaf = compiled.tree.part;
+      if (compiled.exact && spec.id === undefined) {
+        if (isLeaf(compiled.tree)) this.leaf = compiled.tree;
+        else if (compiled.tree.kind === 'not' && isLeaf(compiled.tree.part)) this.notLeaf = compiled.tree.part;
+      }
       const where =
         this.leaf?.kind === 'values'
           ? dialect.seqAmong(leafSeqs(this.leaf, spec.family, dialect))

@@ -294,7 +294,6 @@ function postgresRecordValues(seq: string): string {
   return `(SELECT * FROM inventory_value v WHERE v.seq = ${seq} AND v.path = ? OFFSET 0) v`;
 }
 
-/** A wildcard as a PostgreSQL regular expression over encoded text, where a character may take two. */
 /**
  * The index stores NUL and U+0001 as two characters (see encodePostgresText), which LIKE's `_`
  * cannot take as one: a value holding U+0001 is matched by a regular expression that can. On
@@ -319,6 +318,7 @@ function postgresWildcard(column: string, pattern: string): SqlFragment {
   return { sql: `(${range.sql} AND ${match.sql})`, params: [...range.params, ...match.params] };
 }
 
+/** A wildcard as a PostgreSQL regular expression over encoded text, where a character may take two. */
 function postgresEncodedWildcard(pattern: string): string {
   const one = '(?:\u0001.|[^\u0001])';
   let out = '';

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { createTestApp, TestApp } from '../support/test-app';
 import { databaseKinds } from '../support/test-databases';
 import { basic, bearer } from '../support/test-credentials';
@@ -8,7 +9,7 @@ const send = (base: string, method: string, path: string, body?: unknown) =>
 
 /**
  * docs/writes-and-merge.md: concurrent writes on one service never lose a write (and concurrent reads,
- * which PostgreSQL answers together, each get their own record), and a duplicate create is
+ * which PostgreSQL answers together, each get their own records), and a duplicate create is
  * decided by the database (one 201, the rest 406 `Id already found`). Every request here is
  * real HTTP, all fired at once, so the store sees them interleaved.
  */
@@ -115,8 +116,41 @@ describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
     });
   });
 
+  it('60 concurrent filtered reads of one shape: each answer is its own records, in arrival order', async () => {
+    const sources = Array.from({ length: 60 }, (_, i) => `10.9.0.${i}`);
+    const created = await fire([
+      () =>
+        send(
+          t.url,
+          'POST',
+          '/event',
+          [0, 1, 2, 3, 4].flatMap((k) => sources.map((source, i) => ({ id: `filtered-${i}-${k}`, source, k }))),
+        ),
+    ]);
+    expect(countByStatus(created)).toEqual({ 201: 1 });
+    // PostgreSQL sends reads of one text that wait on another together (GroupedSelections).
+    const queries = jest.spyOn(Client.prototype, 'query');
+    try {
+      const answers = await fire(
+        sources.map((source) => () => send(t.url, 'GET', '/event', { where: { equals: { target: 'source', expr: source } } })),
+      );
+      answers.forEach((answer, i) => {
+        expect(answer).toMatchObject({
+          status: 200,
+          body: [0, 1, 2, 3, 4].map((k) => ({ id: `filtered-${i}-${k}`, source: sources[i], k })),
+        });
+      });
+      const shared = queries.mock.calls.filter(([config]) =>
+        /\) UNION ALL \(SELECT 1 AS g, /.test((config as { text?: string }).text ?? ''),
+      );
+      expect(shared.length > 0).toBe(kind === 'postgres');
+    } finally {
+      queries.mockRestore();
+    }
+  });
+
   it('answered no request with a 5xx', () => {
-    expect(everyAnswer.length).toBe(50 + 300 + 40 + 20 + 2 + 60);
+    expect(everyAnswer.length).toBe(50 + 300 + 40 + 20 + 2 + 60 + 1 + 60);
     expect(everyAnswer.filter((a) => a.status >= 500)).toEqual([]);
   });
 });

@@ -1,12 +1,18 @@
 import type { Pool, PoolClient } from 'pg';
-import { QueryBudget } from '../core/query/query-budget';
+import type { StatementStop } from './grouped-selections';
 
 /**
  * Runs one statement of a read or delete on `client`, and cancels it in the server if the
- * budget runs out or the client of the request goes away meanwhile: the request then fails
- * with the budget's own error instead of waiting for the statement.
+ * budget runs out or the client of the request goes away meanwhile (for a statement that reads
+ * for several requests, once every one of them stopped): the request then fails with the
+ * budget's own error instead of waiting for the statement.
  */
-export async function cancellable<T>(pool: Pool, client: PoolClient, budget: QueryBudget | undefined, work: () => Promise<T>): Promise<T> {
+export async function cancellable<T>(
+  pool: Pool,
+  client: PoolClient,
+  budget: StatementStop | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
   if (!budget) return work();
   let cancelling: Promise<unknown> | undefined;
   const backend = (client as unknown as { processID: number }).processID;

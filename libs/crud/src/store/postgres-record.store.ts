@@ -19,6 +19,7 @@ import {
 import { cancellable } from './postgres-cancel';
 import { GroupedRecordReads } from './grouped-record-reads';
 import { GroupedInserts } from './grouped-inserts';
+import { GroupedSelections, GroupRow, StatementStop } from './grouped-selections';
 import { StatementNames } from './statement-names';
 import { selectionPlan } from './selection-plan';
 import { readSelection, SelectionQueries } from './selection-reader';
@@ -67,6 +68,10 @@ export class PostgresRecordStore extends RecordStore {
   private readonly inserts = new GroupedInserts((family, records, valueIndex) => this.insertNow(family, records, valueIndex));
   private readonly recordReads = new GroupedRecordReads((families, ids) => this.readRecordsNow(families, ids));
   private readonly readNames = new StatementNames();
+  private readonly selections = new GroupedSelections({
+    alone: (fragment, budget) => this.onConnectionOfItsOwn(budget, (on) => this.rows(on, fragment)),
+    together: (sql, params, stop) => this.onConnectionOfItsOwn(stop, (on) => this.recordRows<GroupRow>(on, sql, params)),
+  });
 
   constructor(private readonly pool: Pool) {
     super();
@@ -444,26 +449,18 @@ export class PostgresRecordStore extends RecordStore {
 
   /** A read runs each statement on a connection of its own, so that the budget can cancel it. */
   private queries(client: Pool | PoolClient, budget?: QueryBudget): SelectionQueries {
-    const within = async <T>(statement: (on: Pool | PoolClient) => Promise<T>): Promise<T> => {
+    const within = <T>(statement: (on: Pool | PoolClient) => Promise<T>): Promise<T> => {
       if (!budget) return statement(client);
       if (client !== this.pool) return cancellable(this.pool, client as PoolClient, budget, () => statement(client));
-      let own: PoolClient;
-      try {
-        own = await this.pool.connect();
-      } catch (error) {
-        throw translate(error);
-      }
-      try {
-        return await cancellable(this.pool, own, budget, () => statement(own));
-      } finally {
-        own.release();
-      }
+      return this.onConnectionOfItsOwn(budget, statement);
     };
     return {
       rows: (fragment) => {
-        // Outside a transaction only: grouped lookups run on a connection of their own.
-        const key = client === this.pool ? fragment.recordKey : undefined;
+        // Outside a transaction only: grouped lookups and shared selections run on connections of their own.
+        if (client !== this.pool) return within((on) => this.rows(on, fragment));
+        const key = fragment.recordKey;
         if (key) return this.recordReads.read(key.family, key.id).then((row) => (row ? [row] : []));
+        if (fragment.shareable) return this.selections.rows(fragment, budget);
         return within((on) => this.rows(on, fragment));
       },
       seqs: (fragment) => within((on) => this.seqs(on, fragment)),
@@ -471,9 +468,30 @@ export class PostgresRecordStore extends RecordStore {
     };
   }
 
-  private async rows(client: Pool | PoolClient, fragment: SqlFragment): Promise<StoredRow[]> {
-    const sql = toPostgresPlaceholders(fragment.sql.replace('r.doc FROM', 'r.doc::text AS doc FROM'));
-    return withNumericSeqs(await this.run<StoredRow>(client, sql, fragment.params, this.readNames.nameOf(sql)));
+  /** A statement on a connection of its own, so that `stop` can cancel it (without `stop`, on any). */
+  private async onConnectionOfItsOwn<T>(stop: StatementStop | undefined, statement: (on: Pool | PoolClient) => Promise<T>): Promise<T> {
+    if (!stop) return statement(this.pool);
+    let own: PoolClient;
+    try {
+      own = await this.pool.connect();
+    } catch (error) {
+      throw translate(error);
+    }
+    try {
+      return await cancellable(this.pool, own, stop, () => statement(own));
+    } finally {
+      own.release();
+    }
+  }
+
+  private rows(client: Pool | PoolClient, fragment: SqlFragment): Promise<StoredRow[]> {
+    return this.recordRows<StoredRow>(client, fragment.sql, fragment.params);
+  }
+
+  /** Rows of records (`r.seq, r.id, r.doc`, `doc` as its stored text) of a statement written with `?` placeholders. */
+  private async recordRows<T extends StoredRow>(client: Pool | PoolClient, sql: string, params: unknown[]): Promise<T[]> {
+    const text = toPostgresPlaceholders(sql.replaceAll('r.doc FROM', 'r.doc::text AS doc FROM'));
+    return withNumericSeqs(await this.run<T>(client, text, params, this.readNames.nameOf(text)));
   }
 
   private async readRecordsNow(families: string[], ids: string[]): Promise<(StoredRow & { family: string })[]> {

@@ -181,7 +181,7 @@ export class RecordSelection {
 
   /** The first `limit` rows of the window, in query order (only when `windowInSql`). */
   firstRows(limit: number): SqlFragment {
-    return this.inQueryOrder('r.seq, r.id, r.doc', limit);
+    return { ...this.inQueryOrder('r.seq, r.id, r.doc', limit), shareable: true };
   }
 
   /** `columns` of the candidates in query order; with a limit, from the window's offset on. */

@@ -85,6 +85,11 @@ export interface SqlFragment {
    * answer it together with the other lookups of its turn (PostgreSQL: `GroupedRecordReads`).
    */
   recordKey?: { family: string; id: string };
+  /**
+   * Set on a `SELECT` of records that reads one bounded window: reads of the same text may then
+   * share one statement (PostgreSQL: `GroupedSelections`).
+   */
+  shareable?: boolean;
 }
 
 function sqliteValuePath(alias: string): string {

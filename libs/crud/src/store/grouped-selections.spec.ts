@@ -1,0 +1,206 @@
+import { QueryAbortedError, QueryBudget, QueryTimeoutError } from '../core/query/query-budget';
+import {
+  GroupedSelections,
+  GroupRow,
+  SelectionStatements,
+  SLOW_STATEMENT_MS,
+  SLOW_TEXT_APART_MS,
+  StatementStop,
+} from './grouped-selections';
+import { StoredRow } from './record-selection';
+import { SqlFragment } from './sql-dialect';
+
+const TEXT = 'SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE r.family = ? AND r.id >= ? ORDER BY r.seq DESC LIMIT ?';
+
+/** A read of the records whose id is at least `from`, newest first, at most `limit`. */
+function read(from: string, limit = 10, sql = TEXT): SqlFragment {
+  return { sql, params: ['event', from, limit], shareable: true };
+}
+
+const RECORDS: StoredRow[] = ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ seq: i + 1, id, doc: `{"id":"${id}"}` }));
+
+function answer([, from, limit]: unknown[]): StoredRow[] {
+  return RECORDS.filter((row) => row.id >= (from as string))
+    .reverse()
+    .slice(0, limit as number);
+}
+
+interface Sent {
+  sql: string;
+  params: unknown[];
+  stop?: StatementStop;
+  finish: () => void;
+  fail: (error: unknown) => void;
+}
+
+/**
+ * Statements that answer only when the test says so (`finish`), as a database would: a shared
+ * statement answers each branch's parameters (three per read) with its rows, tagged by branch.
+ */
+function database() {
+  const sent: Sent[] = [];
+  const statements: SelectionStatements = {
+    alone: (fragment) =>
+      new Promise<StoredRow[]>((resolve, reject) => {
+        sent.push({ sql: fragment.sql, params: fragment.params, finish: () => resolve(answer(fragment.params)), fail: reject });
+      }),
+    together: (sql, params, stop) =>
+      new Promise<GroupRow[]>((resolve, reject) => {
+        const finish = () => {
+          const rows: GroupRow[] = [];
+          for (let g = 0; g * 3 < params.length; g++) rows.push(...answer(params.slice(g * 3, g * 3 + 3)).map((row) => ({ ...row, g })));
+          resolve(rows);
+        };
+        sent.push({ sql, params, stop, finish, fail: reject });
+      }),
+  };
+  return { sent, statements };
+}
+
+/** Lets the promises settled so far run their callbacks. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+function abortable() {
+  const listeners = new Set<() => void>();
+  const signal = {
+    aborted: false,
+    addEventListener: (_: 'abort', listener: () => void) => listeners.add(listener),
+    removeEventListener: (_: 'abort', listener: () => void) => listeners.delete(listener),
+  };
+  return {
+    signal,
+    listeners,
+    abort: () => {
+      signal.aborted = true;
+      for (const listener of [...listeners]) listener();
+    },
+  };
+}
+
+describe('GroupedSelections', () => {
+  it('sends a read at once, alone, when no statement of its text is in flight', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    const found = reads.rows(read('d'), undefined);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].sql).toBe(TEXT);
+    sent[0].finish();
+    expect(await found).toEqual([RECORDS[4], RECORDS[3]]);
+  });
+
+  it('sends the reads that waited on a statement of their text as one statement, and answers each with its own rows in its order', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    const first = reads.rows(read('e'), undefined);
+    const waiting = [reads.rows(read('a', 2), undefined), reads.rows(read('c'), undefined), reads.rows(read('z'), undefined)];
+    expect(sent).toHaveLength(1);
+    sent[0].finish();
+    await first;
+    expect(sent).toHaveLength(2);
+    const branch = (g: number) => `(${TEXT.replace('SELECT ', `SELECT ${g} AS g, `)})`;
+    expect(sent[1].sql).toBe([0, 1, 2].map(branch).join(' UNION ALL '));
+    expect(sent[1].params).toEqual(['event', 'a', 2, 'event', 'c', 10, 'event', 'z', 10]);
+    sent[1].finish();
+    expect(await Promise.all(waiting)).toEqual([[RECORDS[4], RECORDS[3]], [RECORDS[4], RECORDS[3], RECORDS[2]], []]);
+  });
+
+  it('never shares a statement between two texts', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    const other = TEXT.replace('DESC', 'ASC');
+    void reads.rows(read('a'), undefined);
+    void reads.rows(read('a', 10, other), undefined);
+    expect(sent.map((statement) => statement.sql)).toEqual([TEXT, other]);
+  });
+
+  it('sends a lone waiting read as a statement of its own text', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    void reads.rows(read('a'), undefined);
+    const second = reads.rows(read('d'), undefined);
+    sent[0].finish();
+    await settled();
+    expect(sent[1].sql).toBe(TEXT);
+    sent[1].finish();
+    expect(await second).toEqual([RECORDS[4], RECORDS[3]]);
+  });
+
+  it('fails every read of a shared statement that fails', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    void reads.rows(read('a'), undefined);
+    const waiting = [reads.rows(read('b'), undefined), reads.rows(read('c'), undefined)];
+    sent[0].finish();
+    await settled();
+    sent[1].fail(new Error('connection lost'));
+    for (const outcome of waiting) await expect(outcome).rejects.toThrow('connection lost');
+  });
+
+  it('fails a waiting read whose client went away with its own error, and leaves it out of the statement', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    const client = abortable();
+    void reads.rows(read('a'), undefined);
+    const gone = reads.rows(read('b'), new QueryBudget(10_000, client.signal));
+    const kept = [reads.rows(read('c'), new QueryBudget(10_000)), reads.rows(read('d'), undefined)];
+    client.abort();
+    await expect(gone).rejects.toBeInstanceOf(QueryAbortedError);
+    expect(client.listeners.size).toBe(0);
+    sent[0].finish();
+    await settled();
+    expect(sent[1].params).toEqual(['event', 'c', 10, 'event', 'd', 10]);
+    sent[1].finish();
+    expect((await Promise.all(kept)).map((rows) => rows.length)).toEqual([3, 2]);
+  });
+
+  it('fails a read whose budget ran out while its shared statement ran, and cancels the statement only once every read in it stopped', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    const [first, second] = [abortable(), abortable()];
+    void reads.rows(read('a'), undefined);
+    const waiting = [
+      reads.rows(read('b'), new QueryBudget(10_000, first.signal)),
+      reads.rows(read('c'), new QueryBudget(50, second.signal)),
+    ];
+    sent[0].finish();
+    await settled();
+    const cancelled = jest.fn();
+    sent[1].stop!.onStop(cancelled);
+    await expect(waiting[1]).rejects.toBeInstanceOf(QueryTimeoutError);
+    expect(cancelled).not.toHaveBeenCalled();
+    first.abort();
+    await expect(waiting[0]).rejects.toBeInstanceOf(QueryAbortedError);
+    expect(cancelled).toHaveBeenCalledTimes(1);
+    expect(second.listeners.size).toBe(0);
+  });
+
+  it('sends the waiting reads without the statement in flight once they have waited the slow limit', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    void reads.rows(read('a'), undefined);
+    const waiting = [reads.rows(read('b'), undefined), reads.rows(read('c'), undefined)];
+    await new Promise((resolve) => setTimeout(resolve, SLOW_STATEMENT_MS / 2));
+    expect(sent).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, SLOW_STATEMENT_MS));
+    expect(sent).toHaveLength(2);
+    sent[1].finish();
+    expect((await Promise.all(waiting)).map((rows) => rows.length)).toEqual([4, 3]);
+  });
+
+  it('keeps the reads of a text apart while its statements are slow, and shares them again after', async () => {
+    const { sent, statements } = database();
+    let now = 0;
+    const reads = new GroupedSelections(statements, () => now);
+    const slow = reads.rows(read('a'), undefined);
+    now += SLOW_STATEMENT_MS + 1;
+    sent[0].finish();
+    await slow;
+    void reads.rows(read('b'), undefined);
+    void reads.rows(read('c'), undefined);
+    expect(sent.slice(1).map((statement) => statement.sql)).toEqual([TEXT, TEXT]);
+    now += SLOW_TEXT_APART_MS;
+    void reads.rows(read('d'), undefined);
+    void reads.rows(read('e'), undefined);
+    expect(sent).toHaveLength(4);
+  });
+});

@@ -1,7 +1,9 @@
 import { QueryAbortedError, QueryBudget, QueryTimeoutError } from '../core/query/query-budget';
 import {
+  GROUPED_SELECTION_MAX,
   GroupedSelections,
   GroupRow,
+  POSTGRES_MAX_PARAMETERS,
   SelectionStatements,
   SLOW_STATEMENT_MS,
   SLOW_TEXT_APART_MS,
@@ -102,6 +104,24 @@ describe('GroupedSelections', () => {
     expect(sent[1].params).toEqual(['event', 'a', 2, 'event', 'c', 10, 'event', 'z', 10]);
     sent[1].finish();
     expect(await Promise.all(waiting)).toEqual([[RECORDS[4], RECORDS[3]], [RECORDS[4], RECORDS[3], RECORDS[2]], []]);
+  });
+
+  it("splits the waiting reads into statements of at most GROUPED_SELECTION_MAX reads and within PostgreSQL's parameter limit", async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    void reads.rows(read('a'), undefined);
+    for (let i = 0; i < GROUPED_SELECTION_MAX + 2; i++) void reads.rows(read('b'), undefined);
+    sent[0].finish();
+    await settled();
+    expect(sent.slice(1).map((statement) => statement.params.length / 3)).toEqual([GROUPED_SELECTION_MAX, 2]);
+
+    const wide = 'SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE r.seq IN (?) LIMIT ?';
+    const params = Array.from({ length: POSTGRES_MAX_PARAMETERS / 3 + 1 }, (_, i) => i);
+    void reads.rows({ sql: wide, params, shareable: true }, undefined);
+    for (let i = 0; i < 3; i++) void reads.rows({ sql: wide, params, shareable: true }, undefined);
+    sent[3].finish();
+    await settled();
+    expect(sent.slice(4).map((statement) => statement.params.length / params.length)).toEqual([2, 1]);
   });
 
   it('never shares a statement between two texts', async () => {

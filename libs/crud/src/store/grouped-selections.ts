@@ -17,13 +17,15 @@ export interface SelectionStatements {
 
 /** A statement takes at most this many reads; more waiting make a second statement. */
 export const GROUPED_SELECTION_MAX = 16;
+/** PostgreSQL's limit on a statement's parameters: reads whose parameters would pass it go in the next. */
+export const POSTGRES_MAX_PARAMETERS = 65_535;
 
 /**
  * A statement of a text that took longer than this (alone or shared) keeps that text's reads
  * apart for `SLOW_TEXT_APART_MS`; and reads waiting on a statement in flight leave without it
  * once they have waited this long. A statement's time is taken in the service, so a busy event
- * loop adds to it: at 20 ms, W3 on PostgreSQL (statements of ~1 ms) kept its text apart 27 times
- * in 20 s; at 50 ms, never.
+ * loop adds to it: at 20 ms, W3 on PostgreSQL kept its text apart 27 times in 20 s; at 50 ms,
+ * never.
  */
 export const SLOW_STATEMENT_MS = 50;
 export const SLOW_TEXT_APART_MS = 10_000;
@@ -160,7 +162,7 @@ export class GroupedSelections {
     clearTimeout(state.timer);
     state.timer = undefined;
     while (state.waiting.length > 0) {
-      const group = state.waiting.splice(0, GROUPED_SELECTION_MAX);
+      const group = state.waiting.splice(0, groupSize(state.waiting));
       state.inFlight++;
       void this.send(text, group).finally(() => this.finished(text));
     }
@@ -193,6 +195,18 @@ export class GroupedSelections {
     for (const { g, seq, id, doc } of rows) answers[g].push({ seq, id, doc });
     group.forEach((read, g) => settle(read, () => read.resolve(answers[g])));
   }
+}
+
+/** How many of the first reads waiting one statement takes: within both caps, and at least one. */
+function groupSize(waiting: readonly Waiting[]): number {
+  let size = 0;
+  let params = 0;
+  while (size < Math.min(waiting.length, GROUPED_SELECTION_MAX)) {
+    params += waiting[size].fragment.params.length;
+    if (size > 0 && params > POSTGRES_MAX_PARAMETERS) break;
+    size++;
+  }
+  return size;
 }
 
 /** Gives a read its outcome, once; an outcome that throws rejects it with what it threw. */

@@ -124,6 +124,20 @@ describe('GroupedSelections', () => {
     expect(sent.slice(4).map((statement) => statement.params.length / params.length)).toEqual([2, 1]);
   });
 
+  it('sends the waiting reads as soon as they are GROUPED_SELECTION_MAX, without the statement in flight', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    void reads.rows(read('a'), undefined);
+    const full = Array.from({ length: GROUPED_SELECTION_MAX }, () => reads.rows(read('d'), undefined));
+    expect(sent.map((statement) => statement.params.length / 3)).toEqual([1, GROUPED_SELECTION_MAX]);
+    void reads.rows(read('e'), undefined);
+    expect(sent).toHaveLength(2);
+    sent[1].finish();
+    for (const rows of await Promise.all(full)) expect(rows).toEqual([RECORDS[4], RECORDS[3]]);
+    await settled();
+    expect(sent[2].params).toEqual(['event', 'e', 10]);
+  });
+
   it('never shares a statement between two texts', async () => {
     const { sent, statements } = database();
     const reads = new GroupedSelections(statements);

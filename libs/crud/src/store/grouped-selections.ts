@@ -15,8 +15,12 @@ export interface SelectionStatements {
   together(sql: string, params: unknown[], stop: StatementStop): Promise<GroupRow[]>;
 }
 
-/** A statement takes at most this many reads; more waiting make a second statement. */
-export const GROUPED_SELECTION_MAX = 16;
+/**
+ * A statement takes at most this many reads, and reads waiting go as soon as they are this many,
+ * without the statement in flight: with ten clients, two statements then overlap and the
+ * service's core does not idle while one runs (see `GroupedSelections`).
+ */
+export const GROUPED_SELECTION_MAX = 6;
 /** PostgreSQL's limit on a statement's parameters: reads whose parameters would pass it go in the next. */
 export const POSTGRES_MAX_PARAMETERS = 65_535;
 
@@ -65,16 +69,16 @@ interface TextState {
  * for it, and then go to PostgreSQL together, as one statement: the text once per read,
  * parenthesized, joined by `UNION ALL`, each with its own parameters and its position in the
  * group as a first column (`g`). A read with no statement of its text in flight goes at once,
- * alone.
+ * alone; waiting reads go without waiting further once they are `GROUPED_SELECTION_MAX`.
  *
  * On PostgreSQL each statement costs the service a write that wakes a backend on another core,
  * the socket stream's and pg's work, and their garbage, and W3 saturates the service's core.
- * W3 and W3U with ten clients, alternated three times with reads always alone (2026-11-27, a
- * 2-core Xeon VM): the service's CPU per W3 read 252–295 µs against 291–341 µs; W3 3.2–3.6k
- * against 2.9–3.4k req/s (0.79–0.95 of the raw bound against 0.74–0.86), W3U 0.90–1.16 against
- * 0.94–1.08. The service's core idles 5–8 % of the time now: a shared statement's clients all
- * wait for it. Allowing two statements of a text in flight before reads wait gained nothing in
- * a first trial (0.81–0.85): the groups then stay small.
+ * W3 with ten clients, alternated twice (2026-11-27, a 2-core Xeon VM): every read alone,
+ * 3.0–3.2k req/s (0.76–0.80 of the raw bound); groups sent when the statement in flight ends,
+ * up to 16 reads, 3.2–3.6k (0.79–0.86), but the service's core idled 4–9 % while a group's
+ * clients all waited for it; groups also sent once 6 reads wait, 3.3–3.8k (0.86–0.96), the core
+ * 99–100 % busy. W3U: 0.82–1.04, 0.94–1.12, 0.99–1.11. Sent at 3, 4 or 5 reads they did no
+ * better than at 6 in the same runs (3.1–3.5k against 3.2–3.5k).
  *
  * A statement runs its reads one after the other in one backend, so one slow read would hold up
  * the cheap ones sharing it. Two bounds: reads waiting on a statement in flight go without it
@@ -109,7 +113,8 @@ export class GroupedSelections {
       read.unwatch = budget?.onStop(() => this.stopped(text, read)) ?? read.unwatch;
       if (read.settled) return;
       state.waiting.push(read);
-      state.timer ??= setTimeout(() => this.sendWaiting(text), SLOW_STATEMENT_MS);
+      if (state.waiting.length >= GROUPED_SELECTION_MAX) this.sendWaiting(text);
+      else state.timer ??= setTimeout(() => this.sendWaiting(text), SLOW_STATEMENT_MS);
     });
   }
 

@@ -1,4 +1,4 @@
-import { QueryAbortedError, QueryBudget, QueryTimeoutError } from '../core/query/query-budget';
+import { QueryAbortedError, QueryBudget, QueryTimeoutError, StatementStop } from '../core/query/query-budget';
 import {
   GROUPED_SELECTION_MAX,
   GroupedSelections,
@@ -7,7 +7,6 @@ import {
   SelectionStatements,
   SLOW_STATEMENT_MS,
   SLOW_TEXT_APART_MS,
-  StatementStop,
 } from './grouped-selections';
 import { StoredRow } from './record-selection';
 import { SqlFragment } from './sql-dialect';

@@ -1,9 +1,6 @@
-import { QueryBudget } from '../core/query/query-budget';
+import { QueryBudget, StatementStop } from '../core/query/query-budget';
 import { StoredRow } from './record-selection';
 import { SqlFragment } from './sql-dialect';
-
-/** What can stop a statement: a read's own budget, or every read of a group having stopped. */
-export type StatementStop = Pick<QueryBudget, 'onStop' | 'check'>;
 
 /** A row of a shared statement, tagged with the position (`g`) in its group of the read it answers. */
 export type GroupRow = StoredRow & { g: number };

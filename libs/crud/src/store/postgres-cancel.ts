@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import type { StatementStop } from './grouped-selections';
+import type { StatementStop } from '../core/query/query-budget';
 
 /**
  * Runs one statement of a read or delete on `client`, and cancels it in the server if the

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { QueryBudget } from '../core/query/query-budget';
+import { QueryBudget, StatementStop } from '../core/query/query-budget';
 import { JsonObject } from '../core/query/query.types';
 import { addMultiValuedPaths, indexedValues } from './indexed-values';
 import { configureSessions } from './postgres-sessions';
@@ -19,7 +19,7 @@ import {
 import { cancellable } from './postgres-cancel';
 import { GroupedRecordReads } from './grouped-record-reads';
 import { GroupedInserts } from './grouped-inserts';
-import { GroupedSelections, GroupRow, StatementStop } from './grouped-selections';
+import { GroupedSelections, GroupRow } from './grouped-selections';
 import { StatementNames } from './statement-names';
 import { selectionPlan } from './selection-plan';
 import { readSelection, SelectionQueries } from './selection-reader';
@@ -468,15 +468,19 @@ export class PostgresRecordStore extends RecordStore {
     };
   }
 
-  /** A statement on a connection of its own, so that `stop` can cancel it (without `stop`, on any). */
-  private async onConnectionOfItsOwn<T>(stop: StatementStop | undefined, statement: (on: Pool | PoolClient) => Promise<T>): Promise<T> {
-    if (!stop) return statement(this.pool);
-    let own: PoolClient;
+  /** A connection of the pool's own; a database that cannot give one is unavailable (503), not a failed query. */
+  private async connection(): Promise<PoolClient> {
     try {
-      own = await this.pool.connect();
+      return await this.pool.connect();
     } catch (error) {
       throw translate(error);
     }
+  }
+
+  /** A statement on a connection of its own, so that `stop` can cancel it (without `stop`, on any). */
+  private async onConnectionOfItsOwn<T>(stop: StatementStop | undefined, statement: (on: Pool | PoolClient) => Promise<T>): Promise<T> {
+    if (!stop) return statement(this.pool);
+    const own = await this.connection();
     try {
       return await cancellable(this.pool, own, stop, () => statement(own));
     } finally {
@@ -538,12 +542,7 @@ export class PostgresRecordStore extends RecordStore {
   }
 
   private async transactionOnce<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    let client: PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw translate(error);
-    }
+    const client = await this.connection();
     try {
       await client.query('BEGIN');
       const result = await work(client);

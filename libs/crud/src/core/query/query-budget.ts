@@ -51,6 +51,12 @@ export interface ClientGone {
  * budget is spent or the client has gone; `onStop` lets a store cancel a statement that is
  * still running in the database at that moment.
  */
+/**
+ * What can stop a statement: a read's own budget, or (for a statement several reads share) all
+ * of theirs having stopped.
+ */
+export type StatementStop = Pick<QueryBudget, 'onStop' | 'check'>;
+
 export class QueryBudget implements SliceClock {
   private readonly deadline: number;
   private sliceEnds: number;

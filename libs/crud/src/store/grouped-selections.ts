@@ -182,7 +182,7 @@ export class GroupedSelections {
       }
       return;
     }
-    const sql = group.map((read, g) => `(${text.replace(/^SELECT /, `SELECT ${g} AS g, `)})`).join(' UNION ALL ');
+    const sql = group.map((_read, g) => `(${text.replace(/^SELECT /, `SELECT ${g} AS g, `)})`).join(' UNION ALL ');
     const params = group.flatMap((read) => read.fragment.params);
     const statement: SharedStatement = { reads: group };
     for (const read of group) read.statement = statement;

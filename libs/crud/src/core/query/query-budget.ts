@@ -46,17 +46,17 @@ export interface ClientGone {
 }
 
 /**
- * The time a read or delete may spend, and whether its client is still there. Stores call
- * `check()` between steps (SQL statements, slices of in-memory work), which throws once the
- * budget is spent or the client has gone; `onStop` lets a store cancel a statement that is
- * still running in the database at that moment.
- */
-/**
  * What can stop a statement: a read's own budget, or (for a statement several reads share) all
  * of theirs having stopped.
  */
 export type StatementStop = Pick<QueryBudget, 'onStop' | 'check'>;
 
+/**
+ * The time a read or delete may spend, and whether its client is still there. Stores call
+ * `check()` between steps (SQL statements, slices of in-memory work), which throws once the
+ * budget is spent or the client has gone; `onStop` lets a store cancel a statement that is
+ * still running in the database at that moment.
+ */
 export class QueryBudget implements SliceClock {
   private readonly deadline: number;
   private sliceEnds: number;

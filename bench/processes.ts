@@ -168,8 +168,8 @@ export async function startService(databaseUrl: string, jwtSecret: string, logNa
 }
 
 /**
- * The Node flags of `npm start` (package.json, none today), so that the service runs here with
- * whatever V8 settings it runs with in production (README "Production start").
+ * The Node flags of `npm start` (package.json: the young generation's size), so that the service
+ * runs here with whatever V8 settings it runs with in production (README "Production start").
  */
 function startScriptNodeFlags(): string[] {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;

@@ -8,6 +8,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { START_NODE_FLAGS } from '../test/support/built-service';
 import { freePort } from '../test/support/service-process';
 import type { LoadReply, LoadRequest } from './protocol';
 
@@ -139,7 +140,7 @@ export async function startService(databaseUrl: string, jwtSecret: string, logNa
   const profiling = cpuProfile ? ['--cpu-prof', '--cpu-prof-dir', PROFILES, '-r', join(ROOT, 'bench/cpu-prof-exit.js')] : [];
   const [command, args] = pinned(SERVER_CORE, [
     process.execPath,
-    ...startScriptNodeFlags(),
+    ...START_NODE_FLAGS,
     ...profiling,
     '-r',
     'tsconfig-paths/register',
@@ -165,18 +166,6 @@ export async function startService(databaseUrl: string, jwtSecret: string, logNa
   const server = watch('service', child, `http://127.0.0.1:${port}`, logName, cpuProfile ? 'SIGUSR2' : 'SIGTERM');
   await waitHealthy(server);
   return server;
-}
-
-/**
- * The Node flags of `npm start` (package.json: the young generation's size), so that the service
- * runs here with whatever V8 settings it runs with in production (README "Production start").
- */
-function startScriptNodeFlags(): string[] {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const [command, ...words] = scripts.start.split(/\s+/);
-  if (command !== 'node')
-    throw new Error(`package.json's start script runs ${command}, not node: the bench cannot start the service as it does`);
-  return words.filter((word) => word.startsWith('--'));
 }
 
 export async function startRawServer(token: string, logName: string): Promise<Server> {

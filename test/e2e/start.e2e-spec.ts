@@ -1,11 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verify } from 'jsonwebtoken';
-import { ensureBuilt, ROOT, RUNTIME_DEPENDENCIES_ONLY, serviceEnv, startBuiltService, watchProcess } from '../support/built-service';
+import {
+  ensureBuilt,
+  ROOT,
+  RUNTIME_DEPENDENCIES_ONLY,
+  serviceEnv,
+  START_NODE_FLAGS,
+  startBuiltService,
+  watchProcess,
+} from '../support/built-service';
 import { freePort } from '../support/service-process';
 import { TEST_JWT_SECRET } from '../support/test-credentials';
 import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
@@ -61,6 +69,16 @@ describeOnce('production start (dist/, runtime dependencies only)', () => {
       await service.stop('SIGKILL');
       rmSync(elsewhere, { recursive: true, force: true });
     }
+  });
+
+  it('starts with a 32 MB young generation, and the README gives containers the same command as `npm start`', () => {
+    expect(START_NODE_FLAGS).toContain('--max-semi-space-size=32');
+    const start = `node ${[...START_NODE_FLAGS, 'dist/apps/inventory/src/main.js'].join(' ')}`;
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\n\s*/g, ' ');
+    const containerCommands = [...readme.matchAll(/(?:as a container's command:|In a container\*\*, run) `?(node [^`\n]*?main\.js)/g)].map(
+      (match) => match[1],
+    );
+    expect(containerCommands).toEqual([start, start]);
   });
 
   it('`npm run token` and `npm run user` run from the build and print only their answer', () => {

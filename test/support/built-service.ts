@@ -1,11 +1,18 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_ADMIN, TEST_JWT_SECRET } from './test-credentials';
 
 export const ROOT = join(__dirname, '..', '..');
 /** What `npm start` runs. */
 export const BUILT_MAIN = join(ROOT, 'dist', 'apps', 'inventory', 'src', 'main.js');
+/**
+ * The Node flags of `npm start` (package.json: the young generation's size), which the README's
+ * container command passes too: the tests' direct start and the benchmark run the service with
+ * the V8 settings it runs with in production.
+ */
+export const START_NODE_FLAGS: readonly string[] = startScriptNodeFlags();
 /** Preload that makes every dev-only package unloadable, as after `npm prune --omit=dev`. */
 export const RUNTIME_DEPENDENCIES_ONLY = join(__dirname, 'runtime-dependencies-only.js');
 
@@ -98,7 +105,14 @@ export function watchProcess(
   };
 }
 
-/** `node dist/apps/inventory/src/main.js`, the production start, with dev dependencies unloadable. */
+/** `node --max-semi-space-size=32 dist/apps/inventory/src/main.js`, the production start, with dev dependencies unloadable. */
 export function startBuiltService(env: Record<string, string>, cwd = ROOT): WatchedProcess {
-  return watchProcess(process.execPath, ['--require', RUNTIME_DEPENDENCIES_ONLY, BUILT_MAIN], { cwd, env });
+  return watchProcess(process.execPath, [...START_NODE_FLAGS, '--require', RUNTIME_DEPENDENCIES_ONLY, BUILT_MAIN], { cwd, env });
+}
+
+function startScriptNodeFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const [command, ...words] = scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`package.json's start script runs ${command}, not node`);
+  return words.filter((word) => word.startsWith('--'));
 }

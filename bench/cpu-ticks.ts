@@ -10,3 +10,19 @@ export function cpuTicks(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * Busy and total clock ticks of the whole machine, every core and every process (the database
+ * too), from the first line of /proc/stat; idle and I/O wait count as not busy.
+ */
+export function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0];
+    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already counted in user).
+    const total = ticks.slice(0, 8).reduce((sum, n) => sum + n, 0);
+    return { busy: total - ticks[3] - ticks[4], total };
+  } catch {
+    return undefined;
+  }
+}

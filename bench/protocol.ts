@@ -49,6 +49,8 @@ export interface Measurement {
   /** CPU use over the window, % of one core: the load generator's (wrk) and the server's. */
   generatorCpu?: number;
   serverCpu?: number;
+  /** % of all the machine's cores busy over the window, whatever ran on them (PostgreSQL included). */
+  machineCpu?: number;
   /** The first wrong answer, abridged, to say what went wrong. */
   firstWrong?: string;
 }

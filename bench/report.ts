@@ -16,6 +16,8 @@ export interface Series {
   /** Per repetition, % of one core over the window: the server's and the load generator's (wrk). */
   serverCpu?: number[];
   generatorCpu?: number[];
+  /** Per repetition, % of all the machine's cores busy over the window (PostgreSQL's backends included). */
+  machineCpu?: number[];
 }
 
 export interface BenchResults {
@@ -93,11 +95,12 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
 
   out.push('Only correct answers count (expected status and exact body length). Latency is per request (W4: per batch of 1,000).', '');
   out.push(
-    "CPU is % of one core over each window (median of the repetitions), from /proc/PID/stat: the server's core should be near 100 %, the generator's (wrk) below it.",
+    "CPU is % of one core over each window (median of the repetitions), from /proc/PID/stat: the server's core should be near 100 %, the generator's (wrk) below it. " +
+      'The third figure is % of all the cores busy (/proc/stat), whatever ran on them: where the server is below 100 %, it says whether the machine was full (the database using the rest) or waiting.',
     '',
   );
   out.push(
-    '| workload | service /s | raw /s | service/raw | target | CPU service / wrk | CPU raw / wrk | service p50 / p99 ms | raw p50 / p99 ms | service peak RSS MB | raw peak RSS MB | service wrong / errors |',
+    '| workload | service /s | raw /s | service/raw | target | CPU service / wrk / all cores | CPU raw / wrk / all cores | service p50 / p99 ms | raw p50 / p99 ms | service peak RSS MB | raw peak RSS MB | service wrong / errors |',
   );
   out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const workloads = [...r.workloads].sort((a, b) => a.workload.localeCompare(b.workload));
@@ -105,7 +108,8 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
     const target = TARGETS[r.databaseKind][w.workload];
     out.push(
       `| ${TITLES[w.workload] ?? w.workload} | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)}${verdict(w.ratio >= target)} | ≥ ${target.toFixed(2)} | ` +
-        `${cpu(w.service.serverCpu)} / ${cpu(w.service.generatorCpu)} | ${cpu(w.raw.serverCpu)} / ${cpu(w.raw.generatorCpu)} | ` +
+        `${cpu(w.service.serverCpu)} / ${cpu(w.service.generatorCpu)} / ${cpu(w.service.machineCpu)} | ` +
+        `${cpu(w.raw.serverCpu)} / ${cpu(w.raw.generatorCpu)} / ${cpu(w.raw.machineCpu)} | ` +
         `${ms(w.service.p50)} / ${ms(w.service.p99)} | ${ms(w.raw.p50)} / ${ms(w.raw.p99)} | ${mb(w.service.peakRssMb)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`,
     );
   }
@@ -126,10 +130,12 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   out.push("Per repetition (service | raw; then each repetition's own ratio):", '');
   for (const w of workloads) {
     const cpus = (x: Series): string =>
-      (x.serverCpu ?? []).map((c, k) => `${c.toFixed(0)}/${(x.generatorCpu?.[k] ?? NaN).toFixed(0)}`).join(', ');
+      (x.serverCpu ?? [])
+        .map((c, k) => `${c.toFixed(0)}/${(x.generatorCpu?.[k] ?? NaN).toFixed(0)}/${(x.machineCpu?.[k] ?? NaN).toFixed(0)}`)
+        .join(', ');
     const paired = w.service.reps.map((service, k) => (service / w.raw.reps[k]).toFixed(2)).join(', ');
     out.push(
-      `- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk: ${cpus(w.service)} | ${cpus(w.raw)}); ratios ${paired}`,
+      `- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk/all cores: ${cpus(w.service)} | ${cpus(w.raw)}); ratios ${paired}`,
     );
   }
   if (r.w5) {

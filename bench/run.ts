@@ -73,6 +73,7 @@ function series(measurements: Measurement[], peakRssMb: number, scale = 1): Seri
   return {
     serverCpu: measurements.map((m) => m.serverCpu ?? NaN),
     generatorCpu: measurements.map((m) => m.generatorCpu ?? NaN),
+    machineCpu: measurements.map((m) => m.machineCpu ?? NaN),
     perSecond: median(measurements.map((m) => m.perSecond)) * scale,
     reps: measurements.map((m) => m.perSecond * scale),
     p50: median(measurements.map((m) => m.p50)),
@@ -227,7 +228,7 @@ async function runWorkload(load: LoadGenerator, service: Server, raw: Server, wo
       const m = await measure(load, target, workload, SETTINGS.duration);
       measured.get(target)!.push(m);
       log(
-        `${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.serverCpu)} / wrk ${pct(m.generatorCpu)}`,
+        `${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.serverCpu)} / wrk ${pct(m.generatorCpu)} / all cores ${pct(m.machineCpu)}`,
       );
     }
   }

@@ -105,7 +105,7 @@ export function watchProcess(
   };
 }
 
-/** `node --max-semi-space-size=32 dist/apps/inventory/src/main.js`, the production start, with dev dependencies unloadable. */
+/** `node --max-semi-space-size=32 --heap-growing-percent=50 dist/apps/inventory/src/main.js`, the production start, with dev dependencies unloadable. */
 export function startBuiltService(env: Record<string, string>, cwd = ROOT): WatchedProcess {
   return watchProcess(process.execPath, [...START_NODE_FLAGS, '--require', RUNTIME_DEPENDENCIES_ONLY, BUILT_MAIN], { cwd, env });
 }

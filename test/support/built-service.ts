@@ -8,9 +8,9 @@ export const ROOT = join(__dirname, '..', '..');
 /** What `npm start` runs. */
 export const BUILT_MAIN = join(ROOT, 'dist', 'apps', 'inventory', 'src', 'main.js');
 /**
- * The Node flags of `npm start` (package.json: the young generation's size), which the README's
- * container command passes too: the tests' direct start and the benchmark run the service with
- * the V8 settings it runs with in production.
+ * The Node flags of `npm start` (package.json: V8's heap settings), which the README's container
+ * command passes too: the tests' direct start and the benchmark run the service with the V8
+ * settings it runs with in production.
  */
 export const START_NODE_FLAGS: readonly string[] = startScriptNodeFlags();
 /** Preload that makes every dev-only package unloadable, as after `npm prune --omit=dev`. */
@@ -105,7 +105,7 @@ export function watchProcess(
   };
 }
 
-/** `node --max-semi-space-size=32 --heap-growing-percent=50 dist/apps/inventory/src/main.js`, the production start, with dev dependencies unloadable. */
+/** `node` with `START_NODE_FLAGS` and `dist/apps/inventory/src/main.js`, the production start, with dev dependencies unloadable. */
 export function startBuiltService(env: Record<string, string>, cwd = ROOT): WatchedProcess {
   return watchProcess(process.execPath, [...START_NODE_FLAGS, '--require', RUNTIME_DEPENDENCIES_ONLY, BUILT_MAIN], { cwd, env });
 }

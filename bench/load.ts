@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { batchBody, ENVELOPE_BASE_LENGTH, newRecordTemplate, recordJson, SOURCE_GROUP, sourceCount } from './records';
 import type { LoadReply, LoadRequest, Measurement } from './protocol';
-import { cpuTicks, machineTicks } from './cpu-ticks';
+import { cpuTicks, MachineTicks, machineTicks } from './cpu-ticks';
 
 /** Byte lengths of preloaded record i, and of the W3 answer for each group of 10. */
 let recordLength = new Int32Array(0);
@@ -79,9 +79,15 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
   // CPU of wrk and of the server over the window (from 0.5 s in, once wrk has its connections, to its last sample).
-  const samples: { at: number; wrk?: number; server?: number; machine?: { busy: number; total: number } }[] = [];
+  const samples: { at: number; wrk?: number; server?: number; idle?: number; machine?: MachineTicks }[] = [];
   const sample = (): void => {
-    samples.push({ at: Date.now(), wrk: cpuTicks(child.pid!), server: cpuTicks(message.serverPid), machine: machineTicks() });
+    samples.push({
+      at: Date.now(),
+      wrk: cpuTicks(child.pid!),
+      server: cpuTicks(message.serverPid),
+      idle: cpuTicks(message.idlePid),
+      machine: machineTicks(),
+    });
   };
   let sampler: NodeJS.Timeout | undefined;
   const startTimer = setTimeout(() => {
@@ -125,17 +131,19 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
     p99: r.p99 / 1000,
     generatorCpu: cpu((s) => s.wrk, withWrk),
     serverCpu: cpu((s) => s.server, withWrk),
-    machineCpu: machineBusy(withWrk),
+    machineCpu: machineShare(withWrk, (ticks) => ticks.busy),
+    stolenCpu: machineShare(withWrk, (ticks) => ticks.steal),
+    idleServerCpu: cpu((s) => s.idle, withWrk),
     firstWrong: r.firstWrong || undefined,
   };
 }
 
-/** % of the machine's cores busy between the first and the last sample (all processes: the database's too). */
-function machineBusy(list: { machine?: { busy: number; total: number } }[]): number | undefined {
+/** % of all the machine's cores between the first and the last sample that `pick` counts (busy: every process, the database's too). */
+function machineShare(list: { machine?: MachineTicks }[], pick: (ticks: MachineTicks) => number): number | undefined {
   const a = list[0]?.machine;
   const b = list[list.length - 1]?.machine;
   if (!a || !b || b.total <= a.total) return undefined;
-  return ((b.busy - a.busy) / (b.total - a.total)) * 100;
+  return ((pick(b) - pick(a)) / (b.total - a.total)) * 100;
 }
 
 /** W5: one streamed GET of the whole family, counted in bytes (the exact total is known), timed to the last byte. */

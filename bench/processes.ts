@@ -171,9 +171,13 @@ export async function startService(databaseUrl: string, jwtSecret: string, logNa
 export async function startRawServer(token: string, logName: string): Promise<Server> {
   const port = await freePort();
   // W2/W4 add millions of records to the raw Map (it keeps them all, as text): room beyond the default ~4 GB heap.
+  // No memory reducer: holding 1M parsed records, its collection of an idle heap (seconds after
+  // the raw server's own window, past the wait for quiet servers) took 41 % of the shared core in
+  // the service's next window (1M W3: 2,646 req/s against 5,574–5,699; nineteenth session).
   const [command, args] = pinned(SERVER_CORE, [
     process.execPath,
     '--max-old-space-size=12288',
+    '--no-memory-reducer',
     ...TS_NODE.slice(1),
     join(ROOT, 'bench/raw-server.ts'),
   ]);

@@ -10,7 +10,11 @@ export type Workload = 'W1' | 'W2' | 'W3' | 'W3U' | 'W4' | 'W4S';
 export type LoadRequest =
   /** Precompute the expected answer sizes for `records` preloaded records. */
   | { type: 'init'; records: number }
-  /** One wrk window against `url` (warm-up or measured: the load generator does not care); `serverPid`'s CPU is sampled alongside wrk's. */
+  /**
+   * One wrk window against `url` (warm-up or measured: the load generator does not care);
+   * `serverPid`'s CPU is sampled alongside wrk's, and `idlePid`'s, the other server on the same
+   * core, which should use none of it.
+   */
   | {
       type: 'measure';
       url: string;
@@ -20,6 +24,7 @@ export type LoadRequest =
       connections: number;
       batch: number;
       serverPid: number;
+      idlePid: number;
     }
   /** Preload records [from, to) with POSTs of `batch` records, `inFlight` requests at a time. */
   | { type: 'preload'; url: string; token: string; from: number; to: number; batch: number; inFlight: number }
@@ -51,6 +56,13 @@ export interface Measurement {
   serverCpu?: number;
   /** % of all the machine's cores busy over the window, whatever ran on them (PostgreSQL included). */
   machineCpu?: number;
+  /** % of all the machine's cores the hypervisor gave to others over the window (steal): a slower machine, not work. */
+  stolenCpu?: number;
+  /**
+   * % of one core the other server used over the window, on the core the measured one runs on:
+   * work it left over (a full collection seconds after its own window) taken from this one.
+   */
+  idleServerCpu?: number;
   /** The first wrong answer, abridged, to say what went wrong. */
   firstWrong?: string;
 }

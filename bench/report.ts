@@ -18,6 +18,10 @@ export interface Series {
   generatorCpu?: number[];
   /** Per repetition, % of all the machine's cores busy over the window (PostgreSQL's backends included). */
   machineCpu?: number[];
+  /** Per repetition, % of one core the other server used over this one's window (it shares the core). */
+  idleServerCpu?: number[];
+  /** Per repetition, % of all the machine's cores the hypervisor gave to others (steal). */
+  stolenCpu?: number[];
 }
 
 export interface BenchResults {
@@ -96,7 +100,8 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   out.push('Only correct answers count (expected status and exact body length). Latency is per request (W4: per batch of 1,000).', '');
   out.push(
     "CPU is % of one core over each window (median of the repetitions), from /proc/PID/stat: the server's core should be near 100 %, the generator's (wrk) below it. " +
-      'The third figure is % of all the cores busy (/proc/stat), whatever ran on them: where the server is below 100 %, it says whether the machine was full (the database using the rest) or waiting.',
+      'The third figure is % of all the cores busy (/proc/stat), whatever ran on them: where the server is below 100 %, it says whether the machine was full (the database using the rest) or waiting. ' +
+      'The per-repetition lines add two: % of one core the other server used during the window, on the same core (it should be near 0), and % of all the cores the hypervisor gave to other machines (steal, not counted as busy).',
     '',
   );
   out.push(
@@ -131,11 +136,14 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   for (const w of workloads) {
     const cpus = (x: Series): string =>
       (x.serverCpu ?? [])
-        .map((c, k) => `${c.toFixed(0)}/${(x.generatorCpu?.[k] ?? NaN).toFixed(0)}/${(x.machineCpu?.[k] ?? NaN).toFixed(0)}`)
+        .map(
+          (c, k) =>
+            `${c.toFixed(0)}/${(x.generatorCpu?.[k] ?? NaN).toFixed(0)}/${(x.machineCpu?.[k] ?? NaN).toFixed(0)}/${(x.idleServerCpu?.[k] ?? NaN).toFixed(0)}/${(x.stolenCpu?.[k] ?? NaN).toFixed(0)}`,
+        )
         .join(', ');
     const paired = w.service.reps.map((service, k) => (service / w.raw.reps[k]).toFixed(2)).join(', ');
     out.push(
-      `- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk/all cores: ${cpus(w.service)} | ${cpus(w.raw)}); ratios ${paired}`,
+      `- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk/all cores/idle server/stolen: ${cpus(w.service)} | ${cpus(w.raw)}); ratios ${paired}`,
     );
   }
   if (r.w5) {

@@ -74,6 +74,8 @@ function series(measurements: Measurement[], peakRssMb: number, scale = 1): Seri
     serverCpu: measurements.map((m) => m.serverCpu ?? NaN),
     generatorCpu: measurements.map((m) => m.generatorCpu ?? NaN),
     machineCpu: measurements.map((m) => m.machineCpu ?? NaN),
+    idleServerCpu: measurements.map((m) => m.idleServerCpu ?? NaN),
+    stolenCpu: measurements.map((m) => m.stolenCpu ?? NaN),
     perSecond: median(measurements.map((m) => m.perSecond)) * scale,
     reps: measurements.map((m) => m.perSecond * scale),
     p50: median(measurements.map((m) => m.p50)),
@@ -107,7 +109,7 @@ async function undoAll(): Promise<void> {
 }
 process.on('SIGINT', () => void undoAll().then(() => process.exit(130)));
 
-async function measure(load: LoadGenerator, server: Server, workload: Workload, seconds: number): Promise<Measurement> {
+async function measure(load: LoadGenerator, server: Server, idle: Server, workload: Workload, seconds: number): Promise<Measurement> {
   const reply = await load.call({
     type: 'measure',
     url: server.url,
@@ -117,6 +119,7 @@ async function measure(load: LoadGenerator, server: Server, workload: Workload, 
     connections: SETTINGS.connections,
     batch: SETTINGS.batch,
     serverPid: server.child.pid!,
+    idlePid: idle.child.pid!,
   });
   if (reply.type !== 'measured') throw new Error(`unexpected reply ${reply.type}`);
   if (server.child.exitCode !== null || server.child.signalCode !== null) {
@@ -213,22 +216,23 @@ function isBatchIngest(workload: Workload): boolean {
 /** Warm-up on each server, then repetitions alternating between them so that background noise hits both alike. */
 async function runWorkload(load: LoadGenerator, service: Server, raw: Server, workload: Workload, results: BenchResults): Promise<void> {
   const targets = [service, raw];
+  const otherOf = (target: Server): Server => (target === service ? raw : service);
   for (const target of targets) target.resetPeak();
   for (const target of targets) {
     const warmup = workload === 'W3U' && args['w3u-warmup'] ? Number(args['w3u-warmup']) : SETTINGS.warmup;
     await quiet(targets);
     log(`${workload} warm-up on ${target.name} (${warmup} s)`);
-    const m = await measure(load, target, workload, warmup);
+    const m = await measure(load, target, otherOf(target), workload, warmup);
     log(`${workload} warm-up on ${target.name}: ${m.perSecond.toFixed(0)} correct/s`);
   }
   const measured = new Map<Server, Measurement[]>(targets.map((t) => [t, []]));
   for (let rep = 1; rep <= SETTINGS.reps; rep++) {
     for (const target of targets) {
       await quiet(targets);
-      const m = await measure(load, target, workload, SETTINGS.duration);
+      const m = await measure(load, target, otherOf(target), workload, SETTINGS.duration);
       measured.get(target)!.push(m);
       log(
-        `${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.serverCpu)} / wrk ${pct(m.generatorCpu)} / all cores ${pct(m.machineCpu)}`,
+        `${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.serverCpu)} / wrk ${pct(m.generatorCpu)} / all cores ${pct(m.machineCpu)} / idle server ${pct(m.idleServerCpu)} / stolen ${pct(m.stolenCpu)}`,
       );
     }
   }

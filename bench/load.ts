@@ -129,11 +129,13 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
     perSecond: r.correct / seconds,
     p50: r.p50 / 1000,
     p99: r.p99 / 1000,
-    generatorCpu: cpu((s) => s.wrk, withWrk),
-    serverCpu: cpu((s) => s.server, withWrk),
-    machineCpu: machineShare(withWrk, (ticks) => ticks.busy),
-    stolenCpu: machineShare(withWrk, (ticks) => ticks.steal),
-    idleServerCpu: cpu((s) => s.idle, withWrk),
+    cpu: {
+      server: cpu((s) => s.server, withWrk),
+      generator: cpu((s) => s.wrk, withWrk),
+      idleServer: cpu((s) => s.idle, withWrk),
+      machine: machineShare(withWrk, (ticks) => ticks.busy),
+      stolen: machineShare(withWrk, (ticks) => ticks.steal),
+    },
     firstWrong: r.firstWrong || undefined,
   };
 }

@@ -37,6 +37,21 @@ export type LoadReply =
   | { type: 'measured'; measurement: Measurement }
   | { type: 'failed'; error: string };
 
+/** CPU use over one wrk window, sampled from /proc. */
+export interface WindowCpu {
+  /** % of one core: the server under load, and the load generator (wrk) on the other core. */
+  server?: number;
+  generator?: number;
+  /**
+   * % of one core the other server used, idle on the server's core: work it left over (a full
+   * collection seconds after its own window) taken from this one. It should be near 0.
+   */
+  idleServer?: number;
+  /** % of all the machine's cores: busy, whatever ran on them (PostgreSQL included); and given by the hypervisor to others (steal: a slower machine, not work). */
+  machine?: number;
+  stolen?: number;
+}
+
 export interface Measurement {
   /** Answers with the expected status and byte length (records, for W5). */
   correct: number;
@@ -51,18 +66,8 @@ export interface Measurement {
   /** Latency in ms; for W5, p50 is the time to the first byte and p99 the whole read. */
   p50: number;
   p99: number;
-  /** CPU use over the window, % of one core: the load generator's (wrk) and the server's. */
-  generatorCpu?: number;
-  serverCpu?: number;
-  /** % of all the machine's cores busy over the window, whatever ran on them (PostgreSQL included). */
-  machineCpu?: number;
-  /** % of all the machine's cores the hypervisor gave to others over the window (steal): a slower machine, not work. */
-  stolenCpu?: number;
-  /**
-   * % of one core the other server used over the window, on the core the measured one runs on:
-   * work it left over (a full collection seconds after its own window) taken from this one.
-   */
-  idleServerCpu?: number;
+  /** CPU use over the window (none for W5's reads). */
+  cpu?: WindowCpu;
   /** The first wrong answer, abridged, to say what went wrong. */
   firstWrong?: string;
 }

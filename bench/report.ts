@@ -1,5 +1,7 @@
 /** The results of a run, and their markdown (bench/results/latest.md). Formatting only. */
 
+import type { WindowCpu } from './protocol';
+
 export interface Series {
   /** Median over the repetitions of correct answers per second (records/s for W4 and W5). */
   perSecond: number;
@@ -13,15 +15,8 @@ export interface Series {
   wrong: number;
   errors: number;
   firstWrong?: string;
-  /** Per repetition, % of one core over the window: the server's and the load generator's (wrk). */
-  serverCpu?: number[];
-  generatorCpu?: number[];
-  /** Per repetition, % of all the machine's cores busy over the window (PostgreSQL's backends included). */
-  machineCpu?: number[];
-  /** Per repetition, % of one core the other server used over this one's window (it shares the core). */
-  idleServerCpu?: number[];
-  /** Per repetition, % of all the machine's cores the hypervisor gave to others (steal). */
-  stolenCpu?: number[];
+  /** Per repetition, CPU use over its window. */
+  cpu?: WindowCpu[];
 }
 
 export interface BenchResults {
@@ -70,8 +65,12 @@ const SCALING_TARGET = 0.8;
 const int = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : '—');
 const ms = (n: number): string => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(1)) : '—');
 const mb = (n: number): string => (Number.isFinite(n) ? n.toFixed(0) : '—');
-const cpu = (list: number[] | undefined): string => {
-  const known = (list ?? []).filter(Number.isFinite).sort((a, b) => a - b);
+/** The median over the repetitions of one CPU figure. */
+const cpu = (list: WindowCpu[] | undefined, figure: keyof WindowCpu): string => {
+  const known = (list ?? [])
+    .map((window) => window[figure] ?? NaN)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   return known.length ? `${known[Math.floor(known.length / 2)].toFixed(0)} %` : '—';
 };
 /** Rounded down, so that a ratio just under its goal never reads as the goal (0.3497 is 0.34, not 0.35). */
@@ -113,8 +112,8 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
     const target = TARGETS[r.databaseKind][w.workload];
     out.push(
       `| ${TITLES[w.workload] ?? w.workload} | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)}${verdict(w.ratio >= target)} | ≥ ${target.toFixed(2)} | ` +
-        `${cpu(w.service.serverCpu)} / ${cpu(w.service.generatorCpu)} / ${cpu(w.service.machineCpu)} | ` +
-        `${cpu(w.raw.serverCpu)} / ${cpu(w.raw.generatorCpu)} / ${cpu(w.raw.machineCpu)} | ` +
+        `${cpu(w.service.cpu, 'server')} / ${cpu(w.service.cpu, 'generator')} / ${cpu(w.service.cpu, 'machine')} | ` +
+        `${cpu(w.raw.cpu, 'server')} / ${cpu(w.raw.cpu, 'generator')} / ${cpu(w.raw.cpu, 'machine')} | ` +
         `${ms(w.service.p50)} / ${ms(w.service.p99)} | ${ms(w.raw.p50)} / ${ms(w.raw.p99)} | ${mb(w.service.peakRssMb)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`,
     );
   }
@@ -135,11 +134,8 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   out.push("Per repetition (service | raw; then each repetition's own ratio):", '');
   for (const w of workloads) {
     const cpus = (x: Series): string =>
-      (x.serverCpu ?? [])
-        .map(
-          (c, k) =>
-            `${c.toFixed(0)}/${(x.generatorCpu?.[k] ?? NaN).toFixed(0)}/${(x.machineCpu?.[k] ?? NaN).toFixed(0)}/${(x.idleServerCpu?.[k] ?? NaN).toFixed(0)}/${(x.stolenCpu?.[k] ?? NaN).toFixed(0)}`,
-        )
+      (x.cpu ?? [])
+        .map((c) => [c.server, c.generator, c.machine, c.idleServer, c.stolen].map((n) => (n ?? NaN).toFixed(0)).join('/'))
         .join(', ');
     const paired = w.service.reps.map((service, k) => (service / w.raw.reps[k]).toFixed(2)).join(', ');
     out.push(

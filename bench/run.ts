@@ -71,11 +71,7 @@ const pct = (n: number | undefined): string => (n === undefined || !Number.isFin
 
 function series(measurements: Measurement[], peakRssMb: number, scale = 1): Series {
   return {
-    serverCpu: measurements.map((m) => m.serverCpu ?? NaN),
-    generatorCpu: measurements.map((m) => m.generatorCpu ?? NaN),
-    machineCpu: measurements.map((m) => m.machineCpu ?? NaN),
-    idleServerCpu: measurements.map((m) => m.idleServerCpu ?? NaN),
-    stolenCpu: measurements.map((m) => m.stolenCpu ?? NaN),
+    cpu: measurements.map((m) => m.cpu ?? {}),
     perSecond: median(measurements.map((m) => m.perSecond)) * scale,
     reps: measurements.map((m) => m.perSecond * scale),
     p50: median(measurements.map((m) => m.p50)),
@@ -232,7 +228,7 @@ async function runWorkload(load: LoadGenerator, service: Server, raw: Server, wo
       const m = await measure(load, target, otherOf(target), workload, SETTINGS.duration);
       measured.get(target)!.push(m);
       log(
-        `${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.serverCpu)} / wrk ${pct(m.generatorCpu)} / all cores ${pct(m.machineCpu)} / idle server ${pct(m.idleServerCpu)} / stolen ${pct(m.stolenCpu)}`,
+        `${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.cpu?.server)} / wrk ${pct(m.cpu?.generator)} / all cores ${pct(m.cpu?.machine)} / idle server ${pct(m.cpu?.idleServer)} / stolen ${pct(m.cpu?.stolen)}`,
       );
     }
   }

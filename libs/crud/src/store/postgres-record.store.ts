@@ -569,10 +569,10 @@ const UNIQUE_VIOLATION = '23505';
  * no ids: sending 1,000 back as a text[] and parsing them (postgres-array) was 5 % of the
  * service's CPU in W4 on PostgreSQL, for a list that was always the whole batch.
  */
-const INSERT_NEW = insertStatement('', '');
-const INSERT_SKIPPING_STORED = insertStatement('ON CONFLICT (family, id) DO NOTHING', ', ARRAY(SELECT id FROM inserted) AS ids');
+const INSERT_NEW = insertStatement({ skipStored: false });
+const INSERT_SKIPPING_STORED = insertStatement({ skipStored: true });
 
-function insertStatement(onConflict: string, answerIds: string): string {
+function insertStatement({ skipStored }: { skipStored: boolean }): string {
   return `WITH fresh AS (
      SELECT $4::text IS NULL OR EXISTS (SELECT 1 FROM inventory_setting WHERE name = $4 AND value = $5 FOR SHARE) AS ok
    ),
@@ -581,7 +581,7 @@ function insertStatement(onConflict: string, answerIds: string): string {
      SELECT $1, u.id, u.doc FROM ${recordRows('$2', '$3')}
      WHERE (SELECT ok FROM fresh)
      ORDER BY u.position
-     ${onConflict} RETURNING seq, id
+     ${skipStored ? 'ON CONFLICT (family, id) DO NOTHING' : ''} RETURNING seq, id
    ),
    indexed AS (
      INSERT INTO inventory_value (seq, family, path, kind, text, num)
@@ -592,7 +592,7 @@ function insertStatement(onConflict: string, answerIds: string): string {
    marked AS (
      ${markMultiValued('$11')} WHERE (SELECT ok FROM fresh) ON CONFLICT DO NOTHING
    )
-   SELECT (SELECT ok FROM fresh) AS fresh${answerIds}`;
+   SELECT (SELECT ok FROM fresh) AS fresh${skipStored ? ', ARRAY(SELECT id FROM inserted) AS ids' : ''}`;
 }
 
 /*

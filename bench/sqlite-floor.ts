@@ -2,7 +2,7 @@
  * What SQLite itself costs per event on the service's schema, part by part, with none of the
  * store's JavaScript: the floor under W4 on SQLite. Events (bench/records.ts) go in batches of
  * 1,000 into a fresh WAL file opened as the service opens it, each as its record row and one
- * value row per indexed path (`source`, `timestamp` and `flow`, as in W4 after W3U), through
+ * value row per indexed path (`source` and `flow`, as in W4 after W3U), through
  * the multi-row statements the store uses (64 rows a statement; `--one-row` for one `run` per
  * row, as before b500376). Prints µs per event for the record rows, the value rows and the commit
  * (the WAL writes), and apart from them the checkpoints (taken every 40 batches, outside the
@@ -26,7 +26,7 @@ import { INSERT_RECORDS, INSERT_VALUES, insertRows, MultiRowInsert, rowCounts } 
 import { recordJson } from './records';
 import { openBenchSqlite } from './sqlite-file';
 
-const PATHS = ['source', 'timestamp', 'flow'] as const;
+const PATHS = ['source', 'flow'] as const;
 const BATCH = 1000;
 
 /** The value table a run writes: the service's, or a layout weighed against it (`--layout`). */

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const slice = Number(process.argv[3] ?? 50_000);
   const { db, close } = openBenchSqlite('store-ingest');
   const store = new SqliteRecordStore(db);
-  const index = ValueIndex.of(['source', 'timestamp', 'flow']);
+  const index = ValueIndex.of(['source', 'flow']);
   await store.adoptValueIndex('event', index);
   const figures: string[] = [];
   let started = process.hrtime.bigint();

@@ -47,7 +47,7 @@ async function openStore(): Promise<{ store: RecordStore; close: () => Promise<v
 async function main(): Promise<void> {
   const rounds = Number(process.argv[2] ?? 3);
   const { store, close } = await openStore();
-  const index = ValueIndex.of(['source', 'timestamp']);
+  const index = ValueIndex.of(['source']);
   for (let from = 0; from < RECORDS; from += 1000) {
     const batch = Array.from({ length: 1000 }, (_, k) => {
       const doc = JSON.parse(recordJson(from + k)) as JsonObject;

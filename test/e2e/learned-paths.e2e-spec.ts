@@ -8,7 +8,7 @@ import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test
 import { valueRowsNamed } from '../support/value-rows';
 
 /**
- * Events declare `source` and `timestamp`; a filter on another path learns it (issue 10): the
+ * Events declare `source` alone; a filter on another path learns it (issue 10): the
  * path is kept in inventory_setting, its rows are built in the background, and queries use SQL
  * for it once they are complete. Over HTTP, on SQLite and PostgreSQL: exact while building,
  * used once built (a plan without an in-memory re-check; on PostgreSQL, EXPLAIN shows the value

@@ -1,13 +1,17 @@
 import { DataSource } from 'typeorm';
 import { parseRecordQuery, postgresDialect, RecordSelection, RecordStore, ValueIndex } from '@inventory/crud';
 import request from 'supertest';
-import { EVENT_FAMILY } from '../../apps/inventory/src/families/event/event.module';
 import { createTestApp, TestApp } from '../support/test-app';
 import { bearer } from '../support/test-credentials';
 import { databaseKinds } from '../support/test-databases';
 
 const RECORDS = 100_000;
-const EVENT_INDEX = ValueIndex.of(EVENT_FAMILY.indexedPaths);
+/**
+ * The paths these plans index: `source`, as events declare it, and a numeric `timestamp`, which
+ * events no longer declare (issue 10) but which any family may, for the number index's plans.
+ * The store writes and the selections read under this declaration, whatever the app's is.
+ */
+const EVENT_INDEX = ValueIndex.of(['source', 'timestamp']);
 const kinds = databaseKinds().filter((kind) => kind === 'postgres');
 
 if (kinds.length === 0) {
@@ -48,8 +52,8 @@ if (kinds.length === 0) {
     return rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
   };
 
-  // Selective filters on the paths events index (a few matches in 100k), the case the value
-  // index exists for; other paths are not in it and are checked in memory.
+  // Selective filters on indexed paths (a few matches in 100k), the case the value index exists
+  // for; other paths are not in it and are checked in memory.
   it.each([
     ['equality on a declared field', { where: { equals: { target: 'source', expr: '10.42.0.0' } } }],
     ['in on a declared field', { where: { in: { target: 'source', expr: ['10.1.1.1', '10.2.2.2'] } } }],
@@ -112,7 +116,7 @@ if (kinds.length === 0) {
     expect(setting.enable_seqscan).toBe('off');
   });
 
-  it('keeps only the declared paths in the value table', async () => {
+  it('keeps only the indexed paths in the value table', async () => {
     const paths = await dataSource.query("SELECT DISTINCT path FROM inventory_value WHERE family = 'event' ORDER BY path");
     expect(paths.map((row: { path: string }) => row.path)).toEqual(['source', 'timestamp']);
   });

@@ -1,5 +1,6 @@
 import { BodyError } from './body-error';
 import { assertSafeBody, assertSafeRecords, MAX_BODY_DEPTH } from './body-guard';
+import { RecordBodyInspector } from './record-body-inspector';
 
 function errorOf(text: string): BodyError | undefined {
   try {
@@ -110,5 +111,51 @@ describe('assertSafeRecords', () => {
     const tooDeep = `[${'['.repeat(MAX_BODY_DEPTH)}${']'.repeat(MAX_BODY_DEPTH)}]`;
     expect(() => assertSafeRecords(JSON.parse(tooDeep))).toThrow(`body is nested deeper than ${MAX_BODY_DEPTH} levels`);
     expect(() => assertSafeRecords(JSON.parse(tooDeep.slice(1, -1)))).not.toThrow();
+  });
+});
+
+/** The body as the inspector sees it: its bytes pushed, then the parsed body inspected. */
+function inspected(bytes: Buffer): BodyError | undefined {
+  const inspector = new RecordBodyInspector();
+  inspector.push(bytes);
+  const text = bytes.toString('utf8');
+  try {
+    inspector.inspect(JSON.parse(text), text, bytes);
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(BodyError);
+    return error as BodyError;
+  }
+}
+
+describe('the text checks, skipped for a body without a backslash', () => {
+  it('still refuses a lone surrogate and a NUL key, which only an escape can spell', () => {
+    expect(inspected(Buffer.from('[{"id":"a","x":"\\ud800"}]'))?.message).toBe('body contains a string holding a lone UTF-16 surrogate');
+    expect(inspected(Buffer.from('[{"id":"a","\\udc00":1}]'))?.message).toBe('body contains a string holding a lone UTF-16 surrogate');
+    expect(inspected(Buffer.from('{"id":"a","\\u0000":1}'))?.message).toBe('body contains a key holding NUL (\\u0000)');
+    expect(inspected(Buffer.from('{"id":"a","__proto__":1}'))?.message).toBe('body contains the forbidden key "__proto__"');
+  });
+
+  it('a surrogate encoded in UTF-8 bytes decodes to U+FFFD: nothing for the skipped check to find', () => {
+    // "x" followed by U+D800 as UTF-8 would spell it (ED A0 80), in a value and in a key.
+    const surrogate = [0xed, 0xa0, 0x80];
+    const bytes = Buffer.from([
+      ...Buffer.from('{"id":"a","v":"x'),
+      ...surrogate,
+      ...Buffer.from('","k'),
+      ...surrogate,
+      ...Buffer.from('":1}'),
+    ]);
+    expect(bytes.includes(0x5c)).toBe(false);
+    const parsed = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+    const strings = [...Object.keys(parsed), ...Object.values(parsed)].filter((value): value is string => typeof value === 'string');
+    for (const text of strings) expect((text as string & { isWellFormed(): boolean }).isWellFormed()).toBe(true);
+    expect(parsed.v).toContain('\ufffd');
+    expect(inspected(bytes)).toBeUndefined();
+    expect(() => assertSafeRecords(parsed, true)).not.toThrow();
+  });
+
+  it('a raw control character is not JSON, so a NUL cannot reach a key unescaped', () => {
+    expect(() => JSON.parse('{"a\u0000":1}')).toThrow(SyntaxError);
   });
 });

@@ -11,23 +11,28 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * text, and keys become text in the value index. Runs once on every parsed body.
  */
 export function assertSafeBody(value: unknown): void {
-  walk(value, 1);
+  walk(value, 1, true);
 }
 
 /**
  * `assertSafeBody`, answering for each top-level record (the body, or each item of a list) how
  * many members its objects hold in all, duplicates parsed away: what `keepSentTexts` compares
  * with the members the text spelled.
+ *
+ * `escaped` says whether the body's text held a backslash. Without one, no string of it can hold
+ * a lone surrogate or a NUL: JSON spells either only as a `\u` escape (a raw control character is
+ * not JSON, and UTF-8 decoding turns an encoded surrogate into U+FFFD), so those checks of every
+ * string and key are skipped: half of this walk's time on W4's records (1.0–1.1 against 0.55 µs each).
  */
-export function assertSafeRecords(body: unknown): number[] {
-  if (!Array.isArray(body)) return [walk(body, 1)];
-  return body.map((item) => walk(item, 2));
+export function assertSafeRecords(body: unknown, escaped = true): number[] {
+  if (!Array.isArray(body)) return [walk(body, 1, escaped)];
+  return body.map((item) => walk(item, 2, escaped));
 }
 
 /** Throws at what the body must not hold; answers how many object members `value` holds in all. */
-function walk(value: unknown, depth: number): number {
+function walk(value: unknown, depth: number, escaped: boolean): number {
   if (typeof value === 'string') {
-    if (!isWellFormed(value)) throw loneSurrogate();
+    if (escaped && !isWellFormed(value)) throw loneSurrogate();
     return 0;
   }
   // JSON.parse turns 1e400 into Infinity, which JSON.stringify would store as null.
@@ -36,15 +41,17 @@ function walk(value: unknown, depth: number): number {
   if (depth > MAX_BODY_DEPTH) throw new BodyError(`body is nested deeper than ${MAX_BODY_DEPTH} levels`);
   let members = 0;
   if (Array.isArray(value)) {
-    for (const item of value) members += walk(item, depth + 1);
+    for (const item of value) members += walk(item, depth + 1, escaped);
     return members;
   }
   const keys = Object.keys(value);
   for (const key of keys) {
     if (FORBIDDEN_KEYS.has(key)) throw new BodyError(`body contains the forbidden key "${key}"`);
-    if (key.includes('\u0000')) throw new BodyError('body contains a key holding NUL (\\u0000)');
-    if (!isWellFormed(key)) throw loneSurrogate();
-    members += walk((value as Record<string, unknown>)[key], depth + 1);
+    if (escaped) {
+      if (key.includes('\u0000')) throw new BodyError('body contains a key holding NUL (\\u0000)');
+      if (!isWellFormed(key)) throw loneSurrogate();
+    }
+    members += walk((value as Record<string, unknown>)[key], depth + 1, escaped);
   }
   return members + keys.length;
 }

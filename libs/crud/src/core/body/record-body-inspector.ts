@@ -2,6 +2,8 @@ import { assertSafeRecords } from './body-guard';
 import { JsonDepthScanner } from './json-depth';
 import { keepSentTexts } from './sent-texts';
 
+const BACKSLASH = 0x5c;
+
 /**
  * What the service checks of every request body (the HTTP layer's `BodyInspector`): nesting
  * refused while the bytes arrive, then the parsed body guarded (`assertSafeRecords`), and each
@@ -15,6 +17,6 @@ export class RecordBodyInspector {
   }
 
   inspect(body: unknown, _text: string, bytes: Buffer): void {
-    keepSentTexts(body, assertSafeRecords(body), this.scanner.items(), bytes);
+    keepSentTexts(body, assertSafeRecords(body, bytes.includes(BACKSLASH)), this.scanner.items(), bytes);
   }
 }

@@ -85,7 +85,7 @@ export class RecordService {
     const refusals = new Map<number, Refusal>();
     const idsInBatch = new Set<string>();
     items.forEach((item, index) => {
-      const prepared = this.prepareNew(pathId, item);
+      const prepared = this.prepareNew(pathId, item, sent?.[index]);
       if ('problems' in prepared) {
         refusals.set(index, prepared);
       } else if (idsInBatch.has(prepared.id)) {
@@ -183,12 +183,13 @@ export class RecordService {
     return items;
   }
 
-  private prepareNew(pathId: string | undefined, item: unknown): NewRecord | Refusal {
+  /** `sentText`: the text `item` was parsed from, when known (`sentTextsOf`). */
+  private prepareNew(pathId: string | undefined, item: unknown, sentText?: string): NewRecord | Refusal {
     if (!isPlainObject(item)) return { problems: { record: 'must be an object' } };
     const problems: ValidationProblems = {};
     const id = this.resolveId(pathId, item, problems) ?? generateRecordId();
     const sent = item.id === undefined ? { id, ...item } : item;
-    reservedKeyProblems(sent, [], problems);
+    if (sentText === undefined || mayHoldReservedKey(sentText)) reservedKeyProblems(sent, [], problems);
     if (this.rules.isEmpty) {
       Object.assign(problems, validateRecord(this.family.schema, sent));
       if (Object.keys(problems).length > 0) return { problems };
@@ -309,6 +310,15 @@ interface Refusal {
 
 function invalid(problems: ValidationProblems): WriteOutcome {
   return new WriteOutcome(406, problems);
+}
+
+/**
+ * Whether a record's JSON text can spell a key that starts with `$`: only as `"$`, or escaped.
+ * Two native searches of the text instead of a walk of the parsed record, which was 2 % of batch
+ * ingest's CPU (W4) for records that never hold one.
+ */
+function mayHoldReservedKey(text: string): boolean {
+  return text.includes('"$') || text.includes('\\');
 }
 
 /**

@@ -1,11 +1,13 @@
 import { BodyError } from './body-error';
 import { MAX_BODY_DEPTH } from './body-guard';
-import { assertJsonDepth, JsonDepthScanner } from './json-depth';
+import { assertJsonDepth, DepthEngine, JsonDepthScanner } from './json-depth';
+
+const ENGINES: DepthEngine[] = ['wasm', 'js'];
 
 /** Feeds `text` to a scanner in chunks of `size` bytes; answers the error, if any. */
-function scanInChunks(text: string, size: number, maxDepth = MAX_BODY_DEPTH): Error | undefined {
+function scanInChunks(engine: DepthEngine, text: string, size: number, maxDepth = MAX_BODY_DEPTH): Error | undefined {
   const bytes = Buffer.from(text, 'utf8');
-  const scanner = new JsonDepthScanner(maxDepth);
+  const scanner = new JsonDepthScanner(maxDepth, engine);
   try {
     for (let offset = 0; offset < bytes.length; offset += size) scanner.push(bytes.subarray(offset, offset + size));
     return undefined;
@@ -23,37 +25,39 @@ function parsedDepth(value: unknown): number {
 
 const TRICKY_STRINGS = ['"["', '"{{{{"', '"\\"[["', '"\\\\"', '"\\\\\\"[["', '"a\\\\\\\\"', '"😀[ü{"', '"\\u005b"'];
 
-describe('JsonDepthScanner', () => {
+describe.each(ENGINES)('JsonDepthScanner, %s engine', (engine) => {
+  const scanIn = (text: string, size: number, maxDepth?: number) => scanInChunks(engine, text, size, maxDepth);
+
   it('accepts depth 32 and refuses 33, for lists, objects and both', () => {
     for (const [open, close] of [
       ['[', ']'],
       ['{"k":', '}'],
     ]) {
-      expect(scanInChunks(`${open.repeat(32)}1${close.repeat(32)}`, 1 << 16)).toBeUndefined();
-      const error = scanInChunks(`${open.repeat(33)}1${close.repeat(33)}`, 1 << 16);
+      expect(scanIn(`${open.repeat(32)}1${close.repeat(32)}`, 1 << 16)).toBeUndefined();
+      const error = scanIn(`${open.repeat(33)}1${close.repeat(33)}`, 1 << 16);
       expect(error).toBeInstanceOf(BodyError);
       expect(error!.message).toBe('body is nested deeper than 32 levels');
     }
-    expect(scanInChunks(`${'[{"a":'.repeat(16)}1${'}]'.repeat(16)}`, 7)).toBeUndefined();
-    expect(scanInChunks(`${'[{"a":'.repeat(16)}[]${'}]'.repeat(16)}`, 7)).toBeInstanceOf(BodyError);
+    expect(scanIn(`${'[{"a":'.repeat(16)}1${'}]'.repeat(16)}`, 7)).toBeUndefined();
+    expect(scanIn(`${'[{"a":'.repeat(16)}[]${'}]'.repeat(16)}`, 7)).toBeInstanceOf(BodyError);
   });
 
   it('counts depth, not brackets: siblings do not add up', () => {
-    expect(scanInChunks(`[${'[[[]]],'.repeat(10_000)}[]]`, 100)).toBeUndefined();
+    expect(scanIn(`[${'[[[]]],'.repeat(10_000)}[]]`, 100)).toBeUndefined();
   });
 
   it('ignores brackets inside strings, escaped quotes included, across any chunk boundary', () => {
     for (const inner of TRICKY_STRINGS) {
       const text = `${'['.repeat(32)}${inner},${inner}${']'.repeat(32)}`;
       expect(parsedDepth(JSON.parse(text))).toBe(32);
-      for (const size of [1, 2, 3, 5, 64]) expect(scanInChunks(text, size)).toBeUndefined();
+      for (const size of [1, 2, 3, 5, 64]) expect(scanIn(text, size)).toBeUndefined();
       const deeper = `[${text}]`;
-      for (const size of [1, 2, 3, 5, 64]) expect(scanInChunks(deeper, size)).toBeInstanceOf(BodyError);
+      for (const size of [1, 2, 3, 5, 64]) expect(scanIn(deeper, size)).toBeInstanceOf(BodyError);
     }
   });
 
   it('stops at the bracket that goes too deep, whatever follows', () => {
-    const scanner = new JsonDepthScanner();
+    const scanner = new JsonDepthScanner(MAX_BODY_DEPTH, engine);
     expect(() => scanner.push(Buffer.from('['.repeat(32)))).not.toThrow();
     expect(() => scanner.push(Buffer.from('['))).toThrow(BodyError);
   });
@@ -72,7 +76,7 @@ describe('JsonDepthScanner', () => {
       const text = JSON.stringify(build(Math.floor(random() * 40)));
       const depth = parsedDepth(JSON.parse(text));
       const size = 1 + Math.floor(random() * 20);
-      const refused = scanInChunks(text, size, 20) !== undefined;
+      const refused = scanIn(text, size, 20) !== undefined;
       expect({ text, refused }).toEqual({ text, refused: depth > 20 });
     }
   });
@@ -80,16 +84,16 @@ describe('JsonDepthScanner', () => {
   it('scans 16 MB of brackets in about the time of any other 16 MB, without building anything', () => {
     const brackets = Buffer.alloc(16 * 1024 * 1024, '[');
     const started = process.hrtime.bigint();
-    expect(() => new JsonDepthScanner().push(brackets)).toThrow(BodyError);
+    expect(() => new JsonDepthScanner(MAX_BODY_DEPTH, engine).push(brackets)).toThrow(BodyError);
     expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(50);
   });
 });
 
-describe('JsonDepthScanner.items', () => {
+describe.each(ENGINES)('JsonDepthScanner.items, %s engine', (engine) => {
   /** The spans a scanner finds in `text` fed in chunks of `size` bytes, each with the text it covers. */
   function itemsOf(text: string, size: number) {
     const bytes = Buffer.from(text, 'utf8');
-    const scanner = new JsonDepthScanner();
+    const scanner = new JsonDepthScanner(MAX_BODY_DEPTH, engine);
     for (let offset = 0; offset < bytes.length; offset += size) scanner.push(bytes.subarray(offset, offset + size));
     return scanner.items().map((span) => span && { ...span, text: bytes.toString('utf8', span.start, span.end) });
   }

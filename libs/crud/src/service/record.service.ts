@@ -313,12 +313,13 @@ function invalid(problems: ValidationProblems): WriteOutcome {
 }
 
 /**
- * Whether a record's JSON text can spell a key that starts with `$`: only as `"$`, or escaped.
- * Two native searches of the text instead of a walk of the parsed record, which was 2 % of batch
- * ingest's CPU (W4) for records that never hold one.
+ * Whether a record's JSON text can spell a key that starts with `$`: only with a `$` or an escape.
+ * Two searches for one character each (0.06–0.08 µs on a W4 record) instead of a walk of the
+ * parsed record, which was 2 % of batch ingest's CPU (W4) for records that never hold one; a search
+ * for the two characters `"$` took 0.65–0.71 µs, about what the walk costs.
  */
 function mayHoldReservedKey(text: string): boolean {
-  return text.includes('"$') || text.includes('\\');
+  return text.includes('$') || text.includes('\\');
 }
 
 /**

@@ -7,3 +7,8 @@ export class BodyError extends Error {
     this.name = 'BodyError';
   }
 }
+
+/** The refusal of a body nested past `maxDepth`, from the scan of its bytes or the walk of its parse. */
+export function nestedTooDeep(maxDepth: number): BodyError {
+  return new BodyError(`body is nested deeper than ${maxDepth} levels`);
+}

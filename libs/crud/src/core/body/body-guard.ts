@@ -1,4 +1,4 @@
-import { BodyError } from './body-error';
+import { BodyError, nestedTooDeep } from './body-error';
 
 export const MAX_BODY_DEPTH = 32;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -38,7 +38,7 @@ function walk(value: unknown, depth: number, escaped: boolean): number {
   // JSON.parse turns 1e400 into Infinity, which JSON.stringify would store as null.
   if (typeof value === 'number' && !Number.isFinite(value)) throw new BodyError('body contains a number out of range');
   if (typeof value !== 'object' || value === null) return 0;
-  if (depth > MAX_BODY_DEPTH) throw new BodyError(`body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+  if (depth > MAX_BODY_DEPTH) throw nestedTooDeep(MAX_BODY_DEPTH);
   let members = 0;
   if (Array.isArray(value)) {
     for (const item of value) members += walk(item, depth + 1, escaped);

@@ -1,4 +1,4 @@
-import { BodyError } from './body-error';
+import { nestedTooDeep } from './body-error';
 import type { DepthScanning, ItemSpan } from './json-depth';
 
 const QUOTE = 0x22;
@@ -101,8 +101,4 @@ export class JsJsonDepthScanner implements DepthScanning {
       index = quote + 1;
     }
   }
-}
-
-export function nestedTooDeep(maxDepth: number): BodyError {
-  return new BodyError(`body is nested deeper than ${maxDepth} levels`);
 }

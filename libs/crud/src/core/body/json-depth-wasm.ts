@@ -1,5 +1,5 @@
 import type { DepthScanning, ItemSpan } from './json-depth';
-import { nestedTooDeep } from './json-depth-js';
+import { nestedTooDeep } from './body-error';
 import { JSON_DEPTH_WASM } from './json-depth-wasm.bytes';
 
 /** Where json-depth.wat keeps what it reads and writes (see its header). */

@@ -6,7 +6,8 @@ import { GadgetModule } from '../support/gadget-family/gadget.module';
 import { createTestApp, TestApp } from '../support/test-app';
 import { bearer } from '../support/test-credentials';
 import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
-import { valueRowsAt, valueRowsNamed } from '../support/value-rows';
+import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
+import { valueRowsAt } from '../support/value-rows';
 
 /**
  * Events index only `source`. Every query must still answer exactly as the reference evaluator
@@ -111,7 +112,7 @@ describe.each(databaseKinds())('events index only their declared paths, and answ
   };
   const valuePaths = async (family: string) => {
     const dataSource = t.app.get(DataSource);
-    const rows = await dataSource.query(`SELECT DISTINCT path FROM ${valueRowsNamed(dataSource)} WHERE family = '${family}' ORDER BY path`);
+    const rows = await dataSource.query(`SELECT DISTINCT path FROM ${NAMED_VALUE_ROWS} v WHERE family = '${family}' ORDER BY path`);
     return rows.map((row: { path: string }) => row.path);
   };
 

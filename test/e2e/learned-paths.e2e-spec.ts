@@ -5,7 +5,7 @@ import { EVENT_FAMILY } from '../../apps/inventory/src/families/event/event.modu
 import { createTestApp, TestApp } from '../support/test-app';
 import { bearer } from '../support/test-credentials';
 import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
-import { valueRowsNamed } from '../support/value-rows';
+import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
 
 /**
  * Events declare `source` alone; a filter on another path learns it (issue 10): the
@@ -148,7 +148,7 @@ describe.each(databaseKinds())('a path learned by another process on %s', (kind)
   const severityRows = async (id: string) => {
     const dataSource = writer.app.get(DataSource);
     const rows = await dataSource.query(
-      `SELECT count(*) AS n FROM ${valueRowsNamed(dataSource)} v JOIN inventory_record r ON r.seq = v.seq WHERE r.family = 'event' AND r.id = $1 AND v.path = 'severity'`.replace(
+      `SELECT count(*) AS n FROM ${NAMED_VALUE_ROWS} v JOIN inventory_record r ON r.seq = v.seq WHERE r.family = 'event' AND r.id = $1 AND v.path = 'severity'`.replace(
         '$1',
         kind === 'postgres' ? '$1' : '?',
       ),

@@ -100,7 +100,7 @@ describe('SQLite value table migrations (1764200000000, 1764300000000, 176440000
     await dataSource.destroy();
 
     // 1764400000000 marks the paths some record holds two values at, from the rows stored.
-    dataSource = await open(MIGRATIONS);
+    dataSource = await open(MIGRATIONS.slice(0, 5));
     expect((await dataSource.runMigrations({ transaction: 'all' })).map((migration) => migration.name)).toEqual([
       'MultiValuedPaths1764400000000',
     ]);

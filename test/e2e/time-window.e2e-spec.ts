@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { RecordService, recordServiceToken } from '@inventory/crud';
 import { EVENT_FAMILY } from '../../apps/inventory/src/families/event/event.module';
 import { MultiValuedPaths1764400000000 } from '../../apps/inventory/src/migrations/1764400000000-multi-valued-paths';
+import { PostgresValuePathKeys1764500000000 } from '../../apps/inventory/src/migrations/1764500000000-postgres-value-path-keys';
 import { NARROWING_LIMIT } from '../../libs/crud/src/store/seq-tree-plan';
 import { jwtRequests } from '../support/family-requests';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -87,9 +88,13 @@ describe.each(databaseKinds())('broad bounds on a time path, on %s', (kind) => {
   it('the migration marks the paths from the rows already stored', async () => {
     const runner = t.app.get(DataSource).createQueryRunner();
     try {
+      // On PostgreSQL, 1764400000000 reads the value table as it was before 1764500000000 keyed its paths.
+      const pathKeys = new PostgresValuePathKeys1764500000000();
       const migration = new MultiValuedPaths1764400000000();
+      await pathKeys.down(runner);
       await migration.down(runner);
       await migration.up(runner);
+      await pathKeys.up(runner);
     } finally {
       await runner.release();
     }

@@ -10,6 +10,7 @@ import { PostgresValueRowsCascadePerStatement1764100000000 } from '../migrations
 import { SqliteValueRowsCascadeByTrigger1764200000000 } from '../migrations/1764200000000-sqlite-value-rows-cascade-by-trigger';
 import { SqliteValuePathKeys1764300000000 } from '../migrations/1764300000000-sqlite-value-path-keys';
 import { MultiValuedPaths1764400000000 } from '../migrations/1764400000000-multi-valued-paths';
+import { PostgresValuePathKeys1764500000000 } from '../migrations/1764500000000-postgres-value-path-keys';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -17,6 +18,7 @@ export const MIGRATIONS = [
   SqliteValueRowsCascadeByTrigger1764200000000,
   SqliteValuePathKeys1764300000000,
   MultiValuedPaths1764400000000,
+  PostgresValuePathKeys1764500000000,
 ];
 
 /** The one source of database options, for the app and for the TypeORM CLI (ormconfig.ts). */

@@ -47,6 +47,14 @@ const SQLITE = [
   `CREATE TABLE inventory_user (username TEXT PRIMARY KEY, password_hash TEXT NOT NULL)`,
 ];
 
+/** Also built again when a later migration rebuilds the value table. */
+export const POSTGRES_VALUE_INDEXES = [
+  // A B-tree entry must stay under ~2.7 kB: the text index covers a prefix (POSTGRES_TEXT_PREFIX).
+  `CREATE INDEX inventory_value_text ON inventory_value (family, path, left(text, 200), seq)`,
+  `CREATE INDEX inventory_value_num ON inventory_value (family, path, num, seq) WHERE num IS NOT NULL`,
+  `CREATE INDEX inventory_value_seq ON inventory_value (seq, path)`,
+];
+
 // Text compares bytewise (COLLATE "C") so that ranges and order agree with SQLite and with the
 // in-memory evaluator. `doc` is `json`, not `jsonb`: it keeps the record's text exactly as sent.
 // `text` holds U+0000 encoded (see encodePostgresText), since PostgreSQL text cannot.
@@ -65,10 +73,7 @@ const POSTGRES = [
      text TEXT COLLATE "C",
      num DOUBLE PRECISION)`,
   `CREATE INDEX inventory_record_family_seq ON inventory_record (family, seq)`,
-  // A B-tree entry must stay under ~2.7 kB: the text index covers a prefix (POSTGRES_TEXT_PREFIX).
-  `CREATE INDEX inventory_value_text ON inventory_value (family, path, left(text, 200), seq)`,
-  `CREATE INDEX inventory_value_num ON inventory_value (family, path, num, seq) WHERE num IS NOT NULL`,
-  `CREATE INDEX inventory_value_seq ON inventory_value (seq, path)`,
+  ...POSTGRES_VALUE_INDEXES,
   `CREATE TABLE inventory_setting (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
   `CREATE TABLE inventory_user (username TEXT PRIMARY KEY, password_hash TEXT NOT NULL)`,
 ];

@@ -17,6 +17,7 @@ import {
   UpdateWrite,
 } from './record-store';
 import { cancellable } from './postgres-cancel';
+import { PostgresPathKeys } from './postgres-path-keys';
 import { GroupedRecordReads } from './grouped-record-reads';
 import { GroupedInserts } from './grouped-inserts';
 import { GroupedSelections, GroupRow } from './grouped-selections';
@@ -68,6 +69,7 @@ export class PostgresRecordStore extends RecordStore {
   private readonly inserts = new GroupedInserts((family, records, valueIndex) => this.insertNow(family, records, valueIndex));
   private readonly recordReads = new GroupedRecordReads((families, ids) => this.readRecordsNow(families, ids));
   private readonly readNames = new StatementNames();
+  private readonly pathKeys = new PostgresPathKeys();
   private readonly selections = new GroupedSelections({
     alone: (fragment, budget) => this.onConnectionOfItsOwn(budget, (on) => this.rows(on, fragment)),
     together: (sql, params, stop) => this.onConnectionOfItsOwn(stop, (on) => this.recordRows<GroupRow>(on, sql, params)),
@@ -137,7 +139,7 @@ export class PostgresRecordStore extends RecordStore {
       docsArray(records),
       everyPath ? null : learnedPathsSettingName(family),
       setting ?? null,
-      ...valueParams(values),
+      ...valueParams(values, await this.pathKeysOf(this.pool, family, values.paths)),
       JSON.stringify([...values.multiValued]),
     ];
     let rows: { fresh: boolean; ids?: string[] }[];
@@ -301,7 +303,9 @@ export class PostgresRecordStore extends RecordStore {
         const learned = await this.lockLearned(client, family);
         valueIndex = valueIndex.withPaths(allLearned(learned));
         if (allLearned(learned).length > 0) await this.writeLearned(client, family, { building: [], ready: allLearned(learned) });
-        await client.query('DELETE FROM inventory_value WHERE family = $1', [family]);
+        await client.query('DELETE FROM inventory_value WHERE path_key IN (SELECT key FROM inventory_value_path WHERE family = $1)', [
+          family,
+        ]);
         let afterSeq = 0;
         for (;;) {
           const page = await client.query<{ seq: string; doc: string }>(
@@ -362,11 +366,11 @@ export class PostgresRecordStore extends RecordStore {
       );
       if (page.rows.length === 0) return undefined;
       const rows = page.rows.map((row) => ({ seq: Number(row.seq), doc: JSON.parse(row.doc) as JsonObject }));
-      await client.query('DELETE FROM inventory_value WHERE seq = ANY($1::bigint[]) AND (path = $2 OR starts_with(path, $3))', [
-        rows.map((row) => row.seq),
-        path,
-        `${path}.`,
-      ]);
+      await client.query(
+        `DELETE FROM inventory_value WHERE seq = ANY($1::bigint[])
+         AND path_key IN (SELECT key FROM inventory_value_path WHERE family = $2 AND (path = $3 OR starts_with(path, $4)))`,
+        [rows.map((row) => row.seq), family, path, `${path}.`],
+      );
       await this.insertValues(client, family, rows, index);
       return rows[rows.length - 1].seq;
     });
@@ -440,13 +444,19 @@ export class PostgresRecordStore extends RecordStore {
     );
     if (values.keys.length === 0) return;
     await client.query(
-      `INSERT INTO inventory_value (seq, family, path, kind, text, num)
-       SELECT v.id::bigint, $1, v.path, v.kind, v.text, v.num::float8 FROM ${valueRows(2)}`,
-      [family, ...valueParams(values)],
+      `INSERT INTO inventory_value (seq, path_key, kind, text, num)
+       SELECT v.id::bigint, v.path_key::int, v.kind, v.text, v.num::float8 FROM ${valueRows(1)}`,
+      valueParams(values, await this.pathKeysOf(client, family, values.paths)),
     );
     if (values.multiValued.size > 0) {
       await client.query(`${markMultiValued('$2')} ON CONFLICT DO NOTHING`, [family, JSON.stringify([...values.multiValued])]);
     }
+  }
+
+  /** Keys for the value rows' paths: see `PostgresPathKeys`. */
+  private pathKeysOf(on: Pool | PoolClient, family: string, paths: readonly string[]): Promise<Map<string, number>> {
+    const query = <T>(sql: string, params: unknown[]) => this.run<T>(on, sql, params);
+    return this.pathKeys.keys(query, on !== this.pool, family, paths);
   }
 
   /** A read runs each statement on a connection of its own, so that the budget can cancel it. */
@@ -584,8 +594,8 @@ function insertStatement({ skipStored }: { skipStored: boolean }): string {
      ${skipStored ? 'ON CONFLICT (family, id) DO NOTHING' : ''} RETURNING seq, id
    ),
    indexed AS (
-     INSERT INTO inventory_value (seq, family, path, kind, text, num)
-     SELECT inserted.seq, $1, v.path, v.kind, v.text, v.num::float8
+     INSERT INTO inventory_value (seq, path_key, kind, text, num)
+     SELECT inserted.seq, v.path_key::int, v.kind, v.text, v.num::float8
      FROM ${valueRows(6)}
      JOIN inserted ON inserted.id = v.id
    ),
@@ -614,10 +624,10 @@ function recordRows(ids: string, docs: string): string {
   return `ROWS FROM (json_array_elements_text(${ids}::json), json_array_elements(${docs}::json)) WITH ORDINALITY AS u(id, doc, position)`;
 }
 
-/** `v(id, path, kind, text, num)`, all text, from the five parameters of `valueParams` from `$first` on. */
+/** `v(id, path_key, kind, text, num)`, all text, from the five parameters of `valueParams` from `$first` on. */
 function valueRows(first: number): string {
   const column = (offset: number) => `json_array_elements_text($${first + offset}::json)`;
-  return `ROWS FROM (${[0, 1, 2, 3, 4].map(column).join(', ')}) AS v(id, path, kind, text, num)`;
+  return `ROWS FROM (${[0, 1, 2, 3, 4].map(column).join(', ')}) AS v(id, path_key, kind, text, num)`;
 }
 
 /** Lists the paths of the JSON array `paths` as multi-valued in the family `$1` (migration 1764400000000). */
@@ -625,8 +635,10 @@ function markMultiValued(paths: string): string {
   return `INSERT INTO inventory_value_multi (family, path) SELECT $1, m.path FROM json_array_elements_text(${paths}::json) AS m(path)`;
 }
 
-function valueParams(values: ReturnType<typeof valueColumns>): string[] {
-  return [values.keys, values.paths, values.kinds, values.texts, values.nums].map((column) => JSON.stringify(column));
+/** The columns of `valueColumns` as `valueRows` takes them, each path as its key in `pathKeys`. */
+function valueParams(values: ReturnType<typeof valueColumns>, pathKeys: ReadonlyMap<string, number>): string[] {
+  const keys = values.paths.map((path) => pathKeys.get(path)!);
+  return [values.keys, keys, values.kinds, values.texts, values.nums].map((column) => JSON.stringify(column));
 }
 
 /** The value rows of `records` as the columns `valueRows` takes, each row keyed by its record's `key`. */

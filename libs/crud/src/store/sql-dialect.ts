@@ -33,8 +33,9 @@ export interface SqlDialect {
   readonly textOrder: string;
   /**
    * The condition that value rows `alias` are of a family's path; binds the family, then the
-   * path. SQLite keys its rows by an integer per family and path (`inventory_value_path`), which
-   * the condition looks up once per statement; a path never written has no key and no rows.
+   * path. Both databases key their rows by an integer per family and path
+   * (`inventory_value_path`), which the condition looks up once per statement; a path never
+   * written has no key and no rows.
    */
   valuePath(alias: string): string;
   /**
@@ -92,7 +93,8 @@ export interface SqlFragment {
   shareable?: boolean;
 }
 
-function sqliteValuePath(alias: string): string {
+/** See `SqlDialect.valuePath`: the same text in both dialects. */
+function keyedValuePath(alias: string): string {
   return `${alias}.path_key = (SELECT key FROM inventory_value_path WHERE family = ? AND path = ?)`;
 }
 
@@ -107,7 +109,7 @@ export const sqliteDialect: SqlDialect = {
   indexText: (text) => text,
   storedText: (text) => text,
   textOrder: 'v.text',
-  valuePath: sqliteValuePath,
+  valuePath: keyedValuePath,
   // CROSS JOIN fixes SQLite's join order: from the candidates, never a walk of the path's values per candidate.
   valueSeqsWithin: (within, family, path, condition, columns = 'v.seq') => ({
     sql: `SELECT ${columns} FROM json_each(?) j CROSS JOIN inventory_value_path k CROSS JOIN inventory_value v INDEXED BY inventory_value_seq
@@ -132,7 +134,7 @@ export const sqliteDialect: SqlDialect = {
   // candidate. Ordering 20k events by timestamp took 9.5-10.7 s; the (seq, path_key) index
   // finds the record's rows directly.
   valuesOfRecord: (family, path) => ({
-    sql: `inventory_value v INDEXED BY inventory_value_seq WHERE v.seq = r.seq AND ${sqliteValuePath('v')}`,
+    sql: `inventory_value v INDEXED BY inventory_value_seq WHERE v.seq = r.seq AND ${keyedValuePath('v')}`,
     params: [family, path],
   }),
 };
@@ -243,10 +245,10 @@ export const postgresDialect: SqlDialect = {
   indexText: encodePostgresText,
   storedText: decodePostgresText,
   textOrder: `left(v.text, ${POSTGRES_TEXT_PREFIX}), v.text`,
-  valuePath: (alias) => `${alias}.family = ? AND ${alias}.path = ?`,
-  valueSeqsWithin: (within, _family, path, condition, columns = 'v.seq') => ({
+  valuePath: keyedValuePath,
+  valueSeqsWithin: (within, family, path, condition, columns = 'v.seq') => ({
     sql: `SELECT ${columns} FROM unnest(?::bigint[]) AS j(seq) CROSS JOIN LATERAL ${postgresRecordValues('j.seq')} WHERE ${condition.sql}`,
-    params: [[...within], path, ...condition.params],
+    params: [[...within], family, path, ...condition.params],
   }),
   idSeqsWithin: (within, family, predicate) => ({
     sql: `SELECT r.seq FROM unnest(?::bigint[]) AS j(seq) JOIN inventory_record r ON r.seq = j.seq WHERE r.family = ? AND ${predicate.sql}`,
@@ -260,14 +262,13 @@ export const postgresDialect: SqlDialect = {
   // Never for a complement: `NOT … = ANY` of an array that is not a constant compares each record
   // with every element.
   seqAmong: (subquery) => ({ sql: `r.seq = ANY(ARRAY(${subquery.sql}))`, params: subquery.params }),
-  valueSeqs: (predicate, columns = 'v.seq') =>
-    `SELECT ${columns} FROM inventory_value v WHERE v.family = ? AND v.path = ? AND ${predicate}`,
+  valueSeqs: (predicate, columns = 'v.seq') => `SELECT ${columns} FROM inventory_value v WHERE ${keyedValuePath('v')} AND ${predicate}`,
   multiValued: (family, path) => ({
     sql: 'SELECT 1 AS seq FROM inventory_value_multi WHERE family = ? AND path = ?',
     params: [family, path],
   }),
   sqlOrderTerms: Number.MAX_SAFE_INTEGER,
-  valuesOfRecord: (_family, path) => ({ sql: `${postgresRecordValues('r.seq')} WHERE true`, params: [path] }),
+  valuesOfRecord: (family, path) => ({ sql: `${postgresRecordValues('r.seq')} WHERE true`, params: [family, path] }),
 };
 
 /**
@@ -286,17 +287,17 @@ function postgresTextCompared(operator: '<' | '<=' | '>' | '>=', text: string): 
 }
 
 /**
- * The value rows `v` of the record whose seq is `seq` at a path (binds the path), for a probe
- * per record. Left to choose, PostgreSQL probed a record through the path's number or text index,
- * (family, path, …, seq), reading every entry of the path per record, whenever its statistics
- * made that index look small, as they do until the next ANALYZE after a path's rows are built
- * (one learned from a query): 6.7 ms a probe at 100k events, and 20k candidates ordered by such a
- * path ran into the 10 s query budget. Only the (seq, path) index answers this subquery's own
- * conditions, and OFFSET 0 keeps the caller's conditions on the value out of it. The seq names
- * one record, and so its family.
+ * The value rows `v` of the record whose seq is `seq` at a family's path (binds the family, then
+ * the path), for a probe per record. Left to choose, PostgreSQL probed a record through the
+ * path's number or text index, (path, …, seq), reading every entry of the path per record,
+ * whenever its statistics made that index look small, as they do until the next ANALYZE after a
+ * path's rows are built (one learned from a query): 6.7 ms a probe at 100k events, and 20k
+ * candidates ordered by such a path ran into the 10 s query budget. Only the (seq, path_key)
+ * index answers this subquery's own conditions, and OFFSET 0 keeps the caller's conditions on the
+ * value out of it.
  */
 function postgresRecordValues(seq: string): string {
-  return `(SELECT * FROM inventory_value v WHERE v.seq = ${seq} AND v.path = ? OFFSET 0) v`;
+  return `(SELECT * FROM inventory_value v WHERE v.seq = ${seq} AND ${keyedValuePath('v')} OFFSET 0) v`;
 }
 
 /**

@@ -262,7 +262,7 @@ export function temporaryDatabaseFile(prefix: string): { file: string; remove: (
   return { file: join(directory, 'db.sqlite'), remove: () => rmSync(directory, { recursive: true, force: true }) };
 }
 
-/** SQLite's value rows with their family and path spelled out, for specs to read: `FROM ${NAMED_VALUE_ROWS} v`. */
+/** Value rows with their family and path spelled out (both databases key them), for specs to read: `FROM ${NAMED_VALUE_ROWS} v`. */
 export const NAMED_VALUE_ROWS =
   '(SELECT v.seq, p.family, p.path, v.kind, v.text, v.num FROM inventory_value v JOIN inventory_value_path p ON p.key = v.path_key)';
 

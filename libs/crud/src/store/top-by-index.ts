@@ -1,7 +1,7 @@
 import { PlanPart, rows, seqs } from './plan-step';
 import { RecordSelection } from './record-selection';
 import { NARROWING_LIMIT } from './seq-tree-plan';
-import { POSTGRES_TEXT_PREFIX, SqlDialect, SqlFragment, sqliteDialect } from './sql-dialect';
+import { POSTGRES_TEXT_PREFIX, postgresDialect, SqlDialect, SqlFragment, sqliteDialect } from './sql-dialect';
 
 /** Windows that end past this many records are sorted as before. */
 export const TOP_BY_INDEX_MOST = 1_000;
@@ -139,7 +139,7 @@ class IndexWalk {
     const direction = this.descending ? 'DESC' : 'ASC';
     const past = this.descending ? '<' : '>';
     const params: unknown[] = [this.family, this.path];
-    let sql = `SELECT v.seq AS seq, v.${column} AS value FROM inventory_value v WHERE v.family = ? AND v.path = ? AND v.${column} IS NOT NULL`;
+    let sql = `SELECT v.seq AS seq, v.${column} AS value FROM inventory_value v WHERE ${postgresDialect.valuePath('v')} AND v.${column} IS NOT NULL`;
     if (column === 'num') {
       if (this.after) {
         sql += ` AND (v.num, v.seq) ${past} (?, ?)`;

@@ -1,0 +1,144 @@
+import { DataSource } from 'typeorm';
+import { parseRecordQuery, recordStoreFor, RecordStore, SelectionSpec, ValueIndex } from '@inventory/crud';
+import { dataSourceOptions, MIGRATIONS } from '../../apps/inventory/src/database/data-source-options';
+import type { Pool } from 'pg';
+import { PostgresPathKeys } from '../../libs/crud/src/store/postgres-path-keys';
+import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
+import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
+
+/**
+ * Migration 1764500000000 names a PostgreSQL value row's family and path by an integer key, as
+ * SQLite's 1764300000000 did. A database written before it must come out with every value row,
+ * the same answers and the trigger that deletes rows with their record; `down` must give back
+ * the layout before.
+ */
+const kinds = databaseKinds().filter((kind) => kind === 'postgres');
+
+if (kinds.length === 0) {
+  it('needs TEST_DATABASE_URL to migrate a PostgreSQL value table', () => {
+    expect(process.env.TEST_DATABASE_URL ?? '').toBe('');
+  });
+}
+
+// describe.each refuses an empty table, so the PostgreSQL suite is declared only when it can run.
+(kinds.length > 0 ? describe.each(kinds) : () => () => undefined)('PostgreSQL value path keys (1764500000000) on %s', (kind) => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  const index = ValueIndex.of(['source', 'tags']);
+  const sources = ['10.0.0.0', '10.0.0.1', '10.0.0.2'];
+  const before = MIGRATIONS.length - 1;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await database?.drop();
+  });
+
+  const open = (migrations: typeof MIGRATIONS) =>
+    new DataSource({ ...dataSourceOptions({ type: 'postgres', url: database.url }), migrations }).initialize();
+  const rows = (sql: string, params: unknown[] = []) => dataSource.query<Record<string, unknown>[]>(sql, params);
+  const valueRows = async (from: string) =>
+    (await rows(`SELECT seq::int AS seq, family, path, kind, text, num FROM ${from} v ORDER BY seq, path, text`)).map((row) => ({
+      ...row,
+    }));
+  const indexes = async () =>
+    (await rows("SELECT indexdef FROM pg_indexes WHERE tablename = 'inventory_value' ORDER BY indexname")).map((row) => row.indexdef);
+  const idsFrom = async (store: RecordStore, source: string) => {
+    const ids: string[] = [];
+    const { where } = parseRecordQuery({ where: { equals: { target: 'source', expr: source } } }, { allowSelect: false });
+    const spec: SelectionSpec = { family: 'event', where, order: [], offset: 0, valueIndex: index };
+    for await (const page of store.read(spec)) ids.push(...page.map((row) => row.id));
+    return ids.sort();
+  };
+
+  /** Thirty events and their value rows as the layout before held them (family and path in every row). */
+  async function writeTextLayout(): Promise<void> {
+    for (let n = 0; n < 30; n++) {
+      const doc = { id: `e${n}`, source: sources[n % 3], tags: ['a', `t${n}`], size: n };
+      const [{ seq }] = await rows("INSERT INTO inventory_record (family, id, doc) VALUES ('event', $1, $2) RETURNING seq", [
+        doc.id,
+        JSON.stringify(doc),
+      ]);
+      for (const [path, text] of [
+        ['source', doc.source],
+        ['tags', 'a'],
+        ['tags', `t${n}`],
+      ])
+        await rows("INSERT INTO inventory_value (seq, family, path, kind, text, num) VALUES ($1, 'event', $2, 's', $3, NULL)", [
+          seq,
+          path,
+          text,
+        ]);
+    }
+    await rows("INSERT INTO inventory_setting (name, value) VALUES ('value_index:event', $1)", [index.toSetting()]);
+    await rows("INSERT INTO inventory_value_multi (family, path) VALUES ('event', 'tags')");
+  }
+
+  it('keeps every value row and answer, and gives the text layout back on down', async () => {
+    dataSource = await open(MIGRATIONS.slice(0, before));
+    await dataSource.runMigrations({ transaction: 'all' });
+    await writeTextLayout();
+    const rowsBefore = await valueRows('inventory_value');
+    expect(rowsBefore).toHaveLength(30 * 3);
+    const textIndexes = await indexes();
+    await dataSource.destroy();
+
+    dataSource = await open(MIGRATIONS);
+    expect((await dataSource.runMigrations({ transaction: 'all' })).map((migration) => migration.name)).toEqual([
+      'PostgresValuePathKeys1764500000000',
+    ]);
+    expect(await valueRows(NAMED_VALUE_ROWS)).toEqual(rowsBefore);
+    expect((await rows('SELECT family, path FROM inventory_value_path ORDER BY key')).map((row) => ({ ...row }))).toEqual([
+      { family: 'event', path: 'source' },
+      { family: 'event', path: 'tags' },
+    ]);
+    expect(await indexes()).toEqual([
+      'CREATE INDEX inventory_value_num ON public.inventory_value USING btree (path_key, num, seq) WHERE (num IS NOT NULL)',
+      'CREATE INDEX inventory_value_seq ON public.inventory_value USING btree (seq, path_key)',
+      'CREATE INDEX inventory_value_text ON public.inventory_value USING btree (path_key, "left"(text, 200), seq)',
+    ]);
+    const store = recordStoreFor(dataSource);
+    for (const [n, source] of sources.entries())
+      expect(await idsFrom(store, source)).toEqual(Array.from({ length: 10 }, (_, k) => `e${3 * k + n}`).sort());
+    // The store writes the new layout, under the keys the migration gave, and a new path gets its own.
+    await store.insert('event', [{ id: 'new', doc: { id: 'new', source: '10.0.0.1', tags: ['b'], other: 1 } }], ValueIndex.EVERY_PATH);
+    expect(await idsFrom(store, '10.0.0.1')).toContain('new');
+    expect((await rows('SELECT path FROM inventory_value_path ORDER BY key')).map((row) => row.path)).toEqual(['source', 'tags', 'other']);
+    // The trigger deletes a record's rows with it.
+    await rows("DELETE FROM inventory_record WHERE id = 'new'");
+    expect(await valueRows(NAMED_VALUE_ROWS)).toEqual(rowsBefore);
+
+    await dataSource.undoLastMigration({ transaction: 'all' });
+    expect(await valueRows('inventory_value')).toEqual(rowsBefore);
+    expect(await rows("SELECT 1 FROM pg_tables WHERE tablename = 'inventory_value_path'")).toEqual([]);
+    expect(await indexes()).toEqual(textIndexes);
+    await rows("DELETE FROM inventory_record WHERE id = 'e0'");
+    expect(await valueRows('inventory_value')).toEqual(rowsBefore.filter((row) => row.seq !== rowsBefore[0].seq));
+  });
+
+  // A key made in a transaction that rolls back is gone from the table; had it been kept, later
+  // writes would file their rows under a key that no query looks up.
+  it('keeps no key that a rolled-back transaction made', async () => {
+    await dataSource.runMigrations({ transaction: 'all' });
+    const pool = (dataSource.driver as unknown as { master: Pool }).master;
+    const keys = new PostgresPathKeys();
+    const client = await pool.connect();
+    try {
+      const onClient = async <T>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as T[];
+      await client.query('BEGIN');
+      const made = await keys.keys(onClient, true, 'event', ['rolled', 'source']);
+      expect(made.get('rolled')).toEqual(expect.any(Number));
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+    const onPool = async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[];
+    const stored = async (path: string) =>
+      (await rows('SELECT key FROM inventory_value_path WHERE family = $1 AND path = $2', ['event', path]))[0]?.key;
+    const after = await keys.keys(onPool, false, 'event', ['rolled', 'source']);
+    expect(after.get('rolled')).toBe(await stored('rolled'));
+    expect(after.get('source')).toBe(await stored('source'));
+  });
+});

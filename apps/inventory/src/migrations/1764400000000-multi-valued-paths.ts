@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (`mergedRange`, seq-tree-plan). Set in the transaction that writes such a record and never
  * cleared: a stale mark only costs the merge.
  *
- * SQLite marks its path keys; PostgreSQL, which has none, lists the paths. Both are filled from
- * the value rows already stored.
+ * SQLite marks its path keys; PostgreSQL, which had none until 1764500000000, lists the paths.
+ * Both are filled from the value rows already stored.
  */
 export class MultiValuedPaths1764400000000 implements MigrationInterface {
   name = 'MultiValuedPaths1764400000000';

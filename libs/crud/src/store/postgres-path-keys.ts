@@ -7,10 +7,10 @@ export type PathKeyQuery = <T>(sql: string, params: unknown[]) => Promise<T[]>;
  *
  * Several service processes may share the database, so a key is made by the database (an
  * `INSERT … ON CONFLICT DO NOTHING`, then a read of the row, whoever made it) and never by this
- * process. A key made inside a transaction can roll back with it and its number be handed out
- * again for another path, so only keys known to be committed are kept: those looked up outside
- * any transaction, and those a transaction found already made. Keys are never deleted, so a
- * committed key never changes.
+ * process. A key made inside a transaction can roll back with it, and the path then gets another
+ * key: rows written later under the one kept would be found by no query. So only keys known to
+ * be committed are kept: those looked up outside any transaction, and those a transaction found
+ * already made. Keys are never deleted, so a committed key never changes.
  */
 export class PostgresPathKeys {
   private readonly committed = new Map<string, Map<string, number>>();

@@ -3,7 +3,7 @@ import { parseRecordQuery, postgresDialect, RecordSelection, RecordStore, ValueI
 import request from 'supertest';
 import { createTestApp, TestApp } from '../support/test-app';
 import { bearer } from '../support/test-credentials';
-import { databaseKinds } from '../support/test-databases';
+import { describeOnPostgres } from '../support/test-databases';
 import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
 
 const RECORDS = 100_000;
@@ -13,16 +13,7 @@ const RECORDS = 100_000;
  * The store writes and the selections read under this declaration, whatever the app's is.
  */
 const EVENT_INDEX = ValueIndex.of(['source', 'timestamp']);
-const kinds = databaseKinds().filter((kind) => kind === 'postgres');
-
-if (kinds.length === 0) {
-  it('needs TEST_DATABASE_URL to check PostgreSQL query plans', () => {
-    expect(process.env.TEST_DATABASE_URL ?? '').toBe('');
-  });
-}
-
-// describe.each refuses an empty table, so the PostgreSQL suite is declared only when it can run.
-(kinds.length > 0 ? describe.each(kinds) : () => () => undefined)('query plans on %s with 100k events', (kind) => {
+describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query plans', (kind) => {
   let t: TestApp;
   let dataSource: DataSource;
 

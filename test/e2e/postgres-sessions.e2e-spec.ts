@@ -2,15 +2,7 @@ import { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { POSTGRES_SESSION_OPTIONS, recordStoreFor } from '@inventory/crud';
 import { dataSourceOptions } from '../../apps/inventory/src/database/data-source-options';
-import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
-
-const kinds = databaseKinds().filter((kind) => kind === 'postgres');
-
-if (kinds.length === 0) {
-  it('needs TEST_DATABASE_URL to check PostgreSQL sessions', () => {
-    expect(process.env.TEST_DATABASE_URL ?? '').toBe('');
-  });
-}
+import { createTestDatabase, describeOnPostgres, TestDatabase } from '../support/test-databases';
 
 const startedWith = (client: PoolClient): string | undefined =>
   (client as unknown as { connectionParameters: { options?: string } }).connectionParameters.options;
@@ -28,8 +20,7 @@ async function holding<T>(pool: Pool, count: number, use: (clients: PoolClient[]
   }
 }
 
-// describe.each refuses an empty table, so the PostgreSQL suite is declared only when it can run.
-(kinds.length > 0 ? describe.each(kinds) : () => () => undefined)("the store's sessions on %s", () => {
+describeOnPostgres("the store's sessions on %s", 'check PostgreSQL sessions', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase('postgres');

@@ -1,10 +1,11 @@
 import { DataSource } from 'typeorm';
-import { parseRecordQuery, recordStoreFor, RecordStore, SelectionSpec, ValueIndex } from '@inventory/crud';
+import { recordStoreFor, ValueIndex } from '@inventory/crud';
 import { dataSourceOptions, MIGRATIONS } from '../../apps/inventory/src/database/data-source-options';
 import type { Pool } from 'pg';
 import { PostgresPathKeys } from '../../libs/crud/src/store/postgres-path-keys';
 import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
-import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
+import { createTestDatabase, describeOnPostgres, TestDatabase } from '../support/test-databases';
+import { idsWithSource, LAYOUT_INDEX, LAYOUT_SOURCES, layoutEvents } from '../support/text-layout-events';
 
 /**
  * Migration 1764500000000 names a PostgreSQL value row's family and path by an integer key, as
@@ -12,20 +13,9 @@ import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test
  * the same answers and the trigger that deletes rows with their record; `down` must give back
  * the layout before.
  */
-const kinds = databaseKinds().filter((kind) => kind === 'postgres');
-
-if (kinds.length === 0) {
-  it('needs TEST_DATABASE_URL to migrate a PostgreSQL value table', () => {
-    expect(process.env.TEST_DATABASE_URL ?? '').toBe('');
-  });
-}
-
-// describe.each refuses an empty table, so the PostgreSQL suite is declared only when it can run.
-(kinds.length > 0 ? describe.each(kinds) : () => () => undefined)('PostgreSQL value path keys (1764500000000) on %s', (kind) => {
+describeOnPostgres('PostgreSQL value path keys (1764500000000) on %s', 'migrate a PostgreSQL value table', (kind) => {
   let database: TestDatabase;
   let dataSource: DataSource;
-  const index = ValueIndex.of(['source', 'tags']);
-  const sources = ['10.0.0.0', '10.0.0.1', '10.0.0.2'];
   const before = MIGRATIONS.length - 1;
 
   beforeAll(async () => {
@@ -45,34 +35,22 @@ if (kinds.length === 0) {
     }));
   const indexes = async () =>
     (await rows("SELECT indexdef FROM pg_indexes WHERE tablename = 'inventory_value' ORDER BY indexname")).map((row) => row.indexdef);
-  const idsFrom = async (store: RecordStore, source: string) => {
-    const ids: string[] = [];
-    const { where } = parseRecordQuery({ where: { equals: { target: 'source', expr: source } } }, { allowSelect: false });
-    const spec: SelectionSpec = { family: 'event', where, order: [], offset: 0, valueIndex: index };
-    for await (const page of store.read(spec)) ids.push(...page.map((row) => row.id));
-    return ids.sort();
-  };
 
-  /** Thirty events and their value rows as the layout before held them (family and path in every row). */
+  /** `layoutEvents` as the layout before held them (family and path in every row). */
   async function writeTextLayout(): Promise<void> {
-    for (let n = 0; n < 30; n++) {
-      const doc = { id: `e${n}`, source: sources[n % 3], tags: ['a', `t${n}`], size: n };
+    for (const { doc, values } of layoutEvents()) {
       const [{ seq }] = await rows("INSERT INTO inventory_record (family, id, doc) VALUES ('event', $1, $2) RETURNING seq", [
         doc.id,
         JSON.stringify(doc),
       ]);
-      for (const [path, text] of [
-        ['source', doc.source],
-        ['tags', 'a'],
-        ['tags', `t${n}`],
-      ])
+      for (const [path, text] of values)
         await rows("INSERT INTO inventory_value (seq, family, path, kind, text, num) VALUES ($1, 'event', $2, 's', $3, NULL)", [
           seq,
           path,
           text,
         ]);
     }
-    await rows("INSERT INTO inventory_setting (name, value) VALUES ('value_index:event', $1)", [index.toSetting()]);
+    await rows("INSERT INTO inventory_setting (name, value) VALUES ('value_index:event', $1)", [LAYOUT_INDEX.toSetting()]);
     await rows("INSERT INTO inventory_value_multi (family, path) VALUES ('event', 'tags')");
   }
 
@@ -100,11 +78,11 @@ if (kinds.length === 0) {
       'CREATE INDEX inventory_value_text ON public.inventory_value USING btree (path_key, "left"(text, 200), seq)',
     ]);
     const store = recordStoreFor(dataSource);
-    for (const [n, source] of sources.entries())
-      expect(await idsFrom(store, source)).toEqual(Array.from({ length: 10 }, (_, k) => `e${3 * k + n}`).sort());
+    for (const [n, source] of LAYOUT_SOURCES.entries())
+      expect(await idsWithSource(store, source)).toEqual(Array.from({ length: 10 }, (_, k) => `e${3 * k + n}`).sort());
     // The store writes the new layout, under the keys the migration gave, and a new path gets its own.
     await store.insert('event', [{ id: 'new', doc: { id: 'new', source: '10.0.0.1', tags: ['b'], other: 1 } }], ValueIndex.EVERY_PATH);
-    expect(await idsFrom(store, '10.0.0.1')).toContain('new');
+    expect(await idsWithSource(store, '10.0.0.1')).toContain('new');
     expect((await rows('SELECT path FROM inventory_value_path ORDER BY key')).map((row) => row.path)).toEqual(['source', 'tags', 'other']);
     // The trigger deletes a record's rows with it.
     await rows("DELETE FROM inventory_record WHERE id = 'new'");

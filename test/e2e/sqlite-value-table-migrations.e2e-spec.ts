@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { parseRecordQuery, recordStoreFor, RecordStore, SelectionSpec, ValueIndex } from '@inventory/crud';
+import { recordStoreFor, ValueIndex } from '@inventory/crud';
 import { dataSourceOptions, MIGRATIONS } from '../../apps/inventory/src/database/data-source-options';
 import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
+import { idsWithSource, LAYOUT_INDEX, LAYOUT_SOURCES, layoutEvents } from '../support/text-layout-events';
 
 /**
  * The migrations that rebuild SQLite's value table: 1764200000000 drops its foreign key for a
@@ -15,8 +16,6 @@ import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
 describe('SQLite value table migrations (1764200000000, 1764300000000, 1764400000000)', () => {
   let dir: string;
   let dataSource: DataSource;
-  const index = ValueIndex.of(['source', 'tags']);
-  const sources = ['10.0.0.0', '10.0.0.1', '10.0.0.2'];
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'inventory-rebuild-'));
@@ -35,32 +34,20 @@ describe('SQLite value table migrations (1764200000000, 1764300000000, 176440000
   const triggers = async () => (await rows("SELECT name FROM sqlite_master WHERE type = 'trigger'")).map((row) => row.name);
   const indexes = async () =>
     (await rows("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'inventory_value' ORDER BY name")).map((row) => row.sql);
-  const idsFrom = async (store: RecordStore, source: string) => {
-    const ids: string[] = [];
-    const { where } = parseRecordQuery({ where: { equals: { target: 'source', expr: source } } }, { allowSelect: false });
-    const spec: SelectionSpec = { family: 'event', where, order: [], offset: 0, valueIndex: index };
-    for await (const page of store.read(spec)) ids.push(...page.map((row) => row.id));
-    return ids.sort();
-  };
 
-  /** Thirty events and their value rows as the first schema held them (family and path in every row). */
+  /** `layoutEvents` as the first schema held them (family and path in every row). */
   async function writeFirstLayout(): Promise<void> {
-    for (let n = 0; n < 30; n++) {
-      const doc = { id: `e${n}`, source: sources[n % 3], tags: ['a', `t${n}`], size: n };
+    for (const { doc, values } of layoutEvents()) {
       await rows('INSERT INTO inventory_record (family, id, doc) VALUES (?, ?, ?)', ['event', doc.id, JSON.stringify(doc)]);
       const [{ seq }] = await rows('SELECT seq FROM inventory_record WHERE id = ?', [doc.id]);
-      for (const [path, text] of [
-        ['source', doc.source],
-        ['tags', 'a'],
-        ['tags', `t${n}`],
-      ])
+      for (const [path, text] of values)
         await rows("INSERT INTO inventory_value (seq, family, path, kind, text, num) VALUES (?, 'event', ?, 's', ?, NULL)", [
           seq,
           path,
           text,
         ]);
     }
-    await rows("INSERT INTO inventory_setting (name, value) VALUES ('value_index:event', ?)", [index.toSetting()]);
+    await rows("INSERT INTO inventory_setting (name, value) VALUES ('value_index:event', ?)", [LAYOUT_INDEX.toSetting()]);
   }
 
   it('keeps every value row and answer through both, and gives each layout back on down', async () => {
@@ -109,11 +96,11 @@ describe('SQLite value table migrations (1764200000000, 1764300000000, 176440000
       { path: 'tags', multi: 1 },
     ]);
     const store = recordStoreFor(dataSource);
-    for (const [n, source] of sources.entries())
-      expect(await idsFrom(store, source)).toEqual(Array.from({ length: 10 }, (_, k) => `e${3 * k + n}`).sort());
+    for (const [n, source] of LAYOUT_SOURCES.entries())
+      expect(await idsWithSource(store, source)).toEqual(Array.from({ length: 10 }, (_, k) => `e${3 * k + n}`).sort());
     // The store writes the new layout, under the keys the migration gave, and a new path gets its own.
     await store.insert('event', [{ id: 'new', doc: { id: 'new', source: '10.0.0.1', tags: ['b'], other: 1 } }], ValueIndex.EVERY_PATH);
-    expect(await idsFrom(store, '10.0.0.1')).toContain('new');
+    expect(await idsWithSource(store, '10.0.0.1')).toContain('new');
     expect((await rows('SELECT path FROM inventory_value_path ORDER BY key')).map((row) => row.path)).toEqual(['source', 'tags', 'other']);
     // The trigger deletes a record's rows with it.
     await rows("DELETE FROM inventory_record WHERE id = 'new'");

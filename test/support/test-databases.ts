@@ -68,3 +68,18 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * A suite that needs PostgreSQL: declared on it when TEST_DATABASE_URL is set, otherwise one test
+ * saying what it needs (describe.each refuses an empty table).
+ */
+export function describeOnPostgres(title: string, needs: string, suite: (kind: DatabaseKind) => void): void {
+  const kinds = databaseKinds().filter((kind) => kind === 'postgres');
+  if (kinds.length === 0) {
+    it(`needs TEST_DATABASE_URL to ${needs}`, () => {
+      expect(process.env.TEST_DATABASE_URL ?? '').toBe('');
+    });
+    return;
+  }
+  describe.each(kinds)(title, suite);
+}

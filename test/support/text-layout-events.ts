@@ -27,6 +27,18 @@ export function layoutEvents(): LayoutEvent[] {
   });
 }
 
+/** What a path-key migration gives `inventory_value_path`, in key order: the paths in the value rows' order. */
+export const LAYOUT_PATH_KEYS = [
+  { family: 'event', path: 'source' },
+  { family: 'event', path: 'tags' },
+];
+
+/** Each of `LAYOUT_SOURCES` with the ids of the events holding it, sorted: what a filter on it must answer. */
+export const LAYOUT_ANSWERS: [string, string[]][] = LAYOUT_SOURCES.map((source, n) => [
+  source,
+  Array.from({ length: 10 }, (_, k) => `e${3 * k + n}`).sort(),
+]);
+
 /** The ids of the events whose `source` is `source`, as `store` answers the filter, sorted. */
 export async function idsWithSource(store: RecordStore, source: string): Promise<string[]> {
   const ids: string[] = [];

@@ -1,4 +1,4 @@
-import { StatementNames } from './statement-names';
+import { statementName, StatementNames } from './statement-names';
 
 describe('StatementNames', () => {
   it('gives a text the same name every time, and different texts different names', () => {
@@ -25,5 +25,12 @@ describe('StatementNames', () => {
     const b = names.nameOf('b');
     expect(names.nameOf('c')).toBeUndefined();
     expect([names.nameOf('a'), names.nameOf('b')]).toEqual([a, b]);
+  });
+
+  it('names a write by its text alone, apart from a read of the same text', () => {
+    expect(statementName('write', 'INSERT 1')).toBe(statementName('write', 'INSERT 1'));
+    expect(statementName('write', 'INSERT 1')).not.toBe(statementName('write', 'INSERT 2'));
+    expect(statementName('write', 'INSERT 1')).toMatch(/^inventory-write-/);
+    expect(new StatementNames().nameOf('INSERT 1')).toBe(statementName('read', 'INSERT 1'));
   });
 });

@@ -22,8 +22,13 @@ export class StatementNames {
   nameOf(sql: string): string | undefined {
     const known = this.names.get(sql);
     if (known !== undefined || this.names.size >= this.cap) return known;
-    const name = `inventory-read-${createHash('sha256').update(sql).digest('base64url').slice(0, 22)}`;
+    const name = statementName('read', sql);
     this.names.set(sql, name);
     return name;
   }
+}
+
+/** A statement's name, derived from its text alone (see `StatementNames`): `inventory-KIND-HASH`. */
+export function statementName(kind: 'read' | 'write', sql: string): string {
+  return `inventory-${kind}-${createHash('sha256').update(sql).digest('base64url').slice(0, 22)}`;
 }

@@ -1,0 +1,58 @@
+import { Pool, PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import { RecordStore, recordStoreFor, ValueIndex } from '@inventory/crud';
+import { dataSourceOptions } from '../../apps/inventory/src/database/data-source-options';
+import { createTestDatabase, describeOnPostgres, TestDatabase } from '../support/test-databases';
+
+const SKIPS_STORED_IDS = 'ON CONFLICT (family, id) DO NOTHING';
+
+/** The statements prepared on every connection of the pool, each connection held at once so that all are listed. */
+async function preparedCreates(pool: Pool): Promise<{ name: string; statement: string }[]> {
+  const clients: PoolClient[] = await Promise.all(Array.from({ length: pool.options.max ?? 10 }, () => pool.connect()));
+  try {
+    const prepared: { name: string; statement: string }[] = [];
+    for (const client of clients) {
+      prepared.push(
+        ...(await client.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements')).rows,
+      );
+    }
+    return prepared.filter(({ statement }) => statement.includes('INSERT INTO inventory_record'));
+  } finally {
+    for (const client of clients) client.release();
+  }
+}
+
+const create = (store: RecordStore, id: string) => store.insert('event', [{ id, doc: { id, source: 'a' } }], ValueIndex.EVERY_PATH);
+
+describeOnPostgres('creates on %s', 'check PostgreSQL prepared statements', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    dataSource = await new DataSource(dataSourceOptions({ type: 'postgres', url: database.url })).initialize();
+    await dataSource.runMigrations({ transaction: 'all' });
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  // Unnamed, the create statement was parsed and planned at every create (see `named` in the store).
+  it('runs the create statement as a named statement, and the one that skips stored ids too', async () => {
+    const store = recordStoreFor(dataSource);
+    const pool = (dataSource.driver as unknown as { master: Pool }).master;
+    for (let i = 0; i < 5; i++) expect(await create(store, `named-${i}`)).toEqual(['inserted']);
+    const plain = await preparedCreates(pool);
+    expect(plain.length).toBeGreaterThan(0);
+    for (const { name, statement } of plain) {
+      expect(name).toMatch(/^inventory-write-/);
+      expect(statement).not.toContain(SKIPS_STORED_IDS);
+    }
+
+    // A stored id fails the plain statement, which runs again skipping stored ids.
+    expect(await create(store, 'named-0')).toEqual(['duplicate']);
+    const skipping = (await preparedCreates(pool)).filter(({ statement }) => statement.includes(SKIPS_STORED_IDS));
+    expect(skipping.length).toBeGreaterThan(0);
+    for (const { name } of skipping) expect(name).toMatch(/^inventory-write-/);
+  });
+});

@@ -142,18 +142,36 @@ export class PostgresRecordStore extends RecordStore {
       ...valueParams(values, await this.pathKeysOf(this.pool, family, values.paths)),
       JSON.stringify([...values.multiValued]),
     ];
-    let rows: { fresh: boolean; ids?: string[] }[];
-    try {
-      rows = await this.run(this.pool, INSERT_NEW.text, params, INSERT_NEW.name);
-    } catch (error) {
-      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-      rows = await this.run(this.pool, INSERT_SKIPPING_STORED.text, params, INSERT_SKIPPING_STORED.name);
-    }
-    const { fresh, ids } = rows[0];
+    const { fresh, ids } = (await this.insertSkippingStoredIfNeeded(params))[0];
     if (!fresh) return undefined;
     if (!ids) return records.map((): InsertOutcome => 'inserted');
     const inserted = new Set(ids);
     return records.map((record): InsertOutcome => (inserted.has(record.id) ? 'inserted' : 'duplicate'));
+  }
+
+  /**
+   * INSERT_NEW, and INSERT_SKIPPING_STORED if an id already stored fails it, on one connection.
+   * Through `pool.query` a statement that fails closes its connection (pg's pool cannot tell a
+   * refused statement from a broken connection), so every batch holding a stored id cost a new
+   * connection: a PostgreSQL backend started, its session set up, its prepared statements lost.
+   * A unique violation leaves the connection as it was; any other error still closes it.
+   */
+  private async insertSkippingStoredIfNeeded(params: unknown[]): Promise<{ fresh: boolean; ids?: string[] }[]> {
+    const client = await this.connection();
+    let broken: Error | undefined;
+    try {
+      try {
+        return await this.run(client, INSERT_NEW.text, params, INSERT_NEW.name);
+      } catch (error) {
+        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      }
+      return await this.run(client, INSERT_SKIPPING_STORED.text, params, INSERT_SKIPPING_STORED.name);
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 
   private insertInTransaction(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {

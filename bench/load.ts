@@ -11,7 +11,7 @@
  * right answer (records are deterministic, see records.ts), and wrk.lua checks every response.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { batchBody, ENVELOPE_BASE_LENGTH, newRecordTemplate, recordJson, SOURCE_GROUP, sourceCount } from './records';
@@ -232,5 +232,11 @@ process.on('message', (message: LoadRequest) => {
     (error: unknown) => process.send!({ type: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
   );
 });
-// Leave when the orchestrator goes away, however it went.
-process.on('disconnect', () => process.exit(0));
+// Leave when the orchestrator stops this process (SIGTERM) or goes away, however it went, taking
+// wrk's data along (4.6 MB at 10k records; each run left its directory under bench/tmp).
+const leave = (): void => {
+  rmSync(DATA, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGTERM', leave);
+process.on('disconnect', leave);

@@ -1,25 +1,23 @@
-import { Pool, PoolClient } from 'pg';
+import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { RecordStore, recordStoreFor, ValueIndex } from '@inventory/crud';
 import { dataSourceOptions } from '../../apps/inventory/src/database/data-source-options';
+import { holding } from '../support/pool-connections';
 import { createTestDatabase, describeOnPostgres, TestDatabase } from '../support/test-databases';
 
 const SKIPS_STORED_IDS = 'ON CONFLICT (family, id) DO NOTHING';
 
 /** The statements prepared on every connection of the pool, each connection held at once so that all are listed. */
-async function prepared(pool: Pool): Promise<{ name: string; statement: string }[]> {
-  const clients: PoolClient[] = await Promise.all(Array.from({ length: pool.options.max ?? 10 }, () => pool.connect()));
-  try {
-    const prepared: { name: string; statement: string }[] = [];
+function prepared(pool: Pool): Promise<{ name: string; statement: string }[]> {
+  return holding(pool, pool.options.max ?? 10, async (clients) => {
+    const statements: { name: string; statement: string }[] = [];
     for (const client of clients) {
-      prepared.push(
+      statements.push(
         ...(await client.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements')).rows,
       );
     }
-    return prepared;
-  } finally {
-    for (const client of clients) client.release();
-  }
+    return statements;
+  });
 }
 
 async function preparedCreates(pool: Pool): Promise<{ name: string; statement: string }[]> {

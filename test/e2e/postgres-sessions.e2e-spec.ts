@@ -2,6 +2,7 @@ import { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { POSTGRES_SESSION_OPTIONS, recordStoreFor } from '@inventory/crud';
 import { dataSourceOptions } from '../../apps/inventory/src/database/data-source-options';
+import { holding } from '../support/pool-connections';
 import { createTestDatabase, describeOnPostgres, TestDatabase } from '../support/test-databases';
 
 const startedWith = (client: PoolClient): string | undefined =>
@@ -9,16 +10,6 @@ const startedWith = (client: PoolClient): string | undefined =>
 
 const seqscan = async (client: PoolClient): Promise<string> =>
   ((await client.query('SHOW enable_seqscan')).rows[0] as { enable_seqscan: string }).enable_seqscan;
-
-/** `count` connections held at once, so that the pool opens as many as it must. */
-async function holding<T>(pool: Pool, count: number, use: (clients: PoolClient[]) => Promise<T>): Promise<T> {
-  const clients = await Promise.all(Array.from({ length: count }, () => pool.connect()));
-  try {
-    return await use(clients);
-  } finally {
-    for (const client of clients) client.release();
-  }
-}
 
 describeOnPostgres("the store's sessions on %s", 'check PostgreSQL sessions', () => {
   let database: TestDatabase;

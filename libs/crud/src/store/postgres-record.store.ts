@@ -158,7 +158,7 @@ export class PostgresRecordStore extends RecordStore {
    */
   private async insertSkippingStoredIfNeeded(params: unknown[]): Promise<{ fresh: boolean; ids?: string[] }[]> {
     const client = await this.connection();
-    let broken: Error | undefined;
+    let failed = false;
     try {
       try {
         return await this.run(client, INSERT_NEW.text, params, INSERT_NEW.name);
@@ -167,10 +167,11 @@ export class PostgresRecordStore extends RecordStore {
       }
       return await this.run(client, INSERT_SKIPPING_STORED.text, params, INSERT_SKIPPING_STORED.name);
     } catch (error) {
-      broken = error instanceof Error ? error : new Error(String(error));
+      failed = true;
       throw error;
     } finally {
-      client.release(broken);
+      // A connection released as failed is closed by the pool.
+      client.release(failed);
     }
   }
 
@@ -593,9 +594,9 @@ const INSERT_SKIPPING_STORED = named(insertStatement({ skipStored: true }));
 
 /**
  * A statement of constant text, named so that each connection parses it once and PostgreSQL
- * keeps its plan. Unnamed, the insert statement was parsed and planned at every create: W2 on
- * PostgreSQL, alternated twice (2026-11-28), 3.8–4.0k creates/s and 1.75–1.80 ms a statement
- * (~8.5 records each) unnamed, 4.2–5.2k and 1.16–1.30 ms named.
+ * keeps its plan. Unnamed, the insert statement was parsed and planned at every create: in W2 on
+ * PostgreSQL a statement (~8.5 records) took 1.75–1.80 ms unnamed and 1.16–1.30 ms named
+ * (README "Performance", twenty-fourth session).
  */
 function named(text: string): { text: string; name: string } {
   return { text, name: statementName('write', text) };

@@ -43,6 +43,23 @@ function createSqliteDatabase(): TestDatabase {
   };
 }
 
+/**
+ * How long a drop waits for the database's connections to close by themselves. pg-pool's `end()`
+ * resolves once it has asked its connections to close, not once they have; forced off, one
+ * raised FATAL 57P01 in a pool that no longer listened for errors, an uncaught error blamed on
+ * the test running then. A connection still open past this is one a suite left open: forced off.
+ */
+const CLOSING_GRACE_MS = 2000;
+
+async function untilDisconnected(admin: Client, database: string, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  for (;;) {
+    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [database]);
+    if (rows[0].n === 0 || Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Each suite gets its own database, so reruns and parallel workers never collide. */
 async function createPostgresDatabase(): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL!;
@@ -63,8 +80,12 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
     drop: async () => {
       const client = new Client({ connectionString: adminUrl });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      try {
+        await untilDisconnected(client, name, CLOSING_GRACE_MS);
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }

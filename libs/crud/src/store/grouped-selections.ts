@@ -183,7 +183,8 @@ export class GroupedSelections {
       return;
     }
     const sql = group.map((_read, g) => `(${text.replace(/^SELECT /, `SELECT ${g} AS g, `)})`).join(' UNION ALL ');
-    const params = group.flatMap((read) => read.fragment.params);
+    const params: unknown[] = [];
+    for (const read of group) params.push(...read.fragment.params);
     const statement: SharedStatement = { reads: group };
     for (const read of group) read.statement = statement;
     let rows: GroupRow[];

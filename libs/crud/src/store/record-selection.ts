@@ -28,6 +28,11 @@ export interface StoredRow {
 }
 
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+/**
+ * `rowsBySeq`'s text by number of records, built once: the store looks each statement up by its
+ * text, and a string made anew is hashed anew at every lookup. At most 1,000 texts (~1.5 MB).
+ */
+const ROWS_BY_SEQ_SQL: string[] = [];
 const JUNCTIONS = new Set<SeqTree['kind']>(['and', 'or']);
 
 /**
@@ -59,8 +64,12 @@ export class RecordSelection {
   candidateList?: readonly number[];
   /** Records of the family that are no candidates, once narrowed to a complement. */
   excluded?: ReadonlySet<number>;
-  /** Which rows are candidates, for statements that order or window them. */
-  private filter: SqlFragment;
+  /**
+   * Which rows are candidates, for statements that order or window them. Once narrowed to a
+   * list, built only when such a statement needs it: a read in arrival order fetches its list by
+   * sequence number and never does (W3 on SQLite encoded its ten candidates for nothing).
+   */
+  private filter: SqlFragment | undefined;
   /** Which rows to page through when scanning candidates in arrival order (`excluded` aside). */
   private paging: SqlFragment;
 
@@ -114,7 +123,7 @@ export class RecordSelection {
       return;
     }
     this.candidateList = found.sorted();
-    this.filter = this.dialect.seqIn(this.candidateList);
+    this.filter = undefined;
   }
 
   /** Arrival order with no value filter reads the (family, seq) index in pages, nothing else. */
@@ -186,14 +195,18 @@ export class RecordSelection {
 
   /** `columns` of the candidates in query order; with a limit, from the window's offset on. */
   private inQueryOrder(columns: string, limit: number | undefined): SqlFragment {
+    const filter = (this.filter ??= this.dialect.seqIn(this.candidateList!));
     const order = this.orderBy();
-    const sql = `SELECT ${columns} FROM inventory_record r WHERE ${this.filter.sql} ORDER BY ${order.sql}`;
-    if (limit === undefined) return { sql, params: [...this.filter.params, ...order.params] };
-    return { sql: `${sql} LIMIT ? OFFSET ?`, params: [...this.filter.params, ...order.params, limit, this.spec.offset] };
+    const sql = `SELECT ${columns} FROM inventory_record r WHERE ${filter.sql} ORDER BY ${order.sql}`;
+    if (limit === undefined) return { sql, params: [...filter.params, ...order.params] };
+    return { sql: `${sql} LIMIT ? OFFSET ?`, params: [...filter.params, ...order.params, limit, this.spec.offset] };
   }
 
+  /** At most `READ_PAGE_SIZE` records (the plan's pages). */
   static rowsBySeq(seqs: readonly number[]): SqlFragment {
-    return { sql: `SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE r.seq IN (${marks(seqs.length)})`, params: [...seqs] };
+    const sql = (ROWS_BY_SEQ_SQL[seqs.length] ??=
+      `SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE r.seq IN (${marks(seqs.length)})`);
+    return { sql, params: [...seqs] };
   }
 
   static deleteBySeq(seqs: readonly number[]): SqlFragment {

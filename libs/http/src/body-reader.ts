@@ -96,6 +96,8 @@ function hasBody(request: IncomingMessage): boolean {
 }
 
 function checkMediaType(request: FastifyRequest): void {
+  // What nearly every client sends: nothing to split off or match.
+  if (request.headers['content-type'] === 'application/json') return;
   const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim();
   if (!JSON_MEDIA_TYPE.test(mediaType)) {
     throw new BodyRefusedError(415, `Content-Type must be application/json, not "${mediaType || 'none'}"`);

@@ -66,11 +66,24 @@ describe('readRequestBody', () => {
     inspected.length = 0;
     const { request, raw } = requestWith({ 'content-length': '10' });
     const reading = readRequestBody(request);
+    await new Promise((resolve) => setImmediate(resolve));
     raw.push(Buffer.from('[{"é":'));
     raw.push(Buffer.from('1}]'));
     raw.push(null);
     expect(await outcome(reading)).toBe('read');
     expect(inspected).toEqual([{ chunks: ['[{"é":', '1}]'], parsed: { body: [{ é: 1 }], text: '[{"é":1}]', bytes: '[{"é":1}]' } }]);
+  });
+
+  it("takes whole, without listening to the stream, a body pushed in the same turn it was asked for (a GET's packet)", async () => {
+    inspected.length = 0;
+    const { request, raw } = requestWith({ 'content-length': '10' });
+    const listen = jest.spyOn(raw, 'on');
+    const reading = readRequestBody(request);
+    raw.push(Buffer.from('[{"é":'));
+    raw.push(Buffer.from('1}]'));
+    expect(await outcome(reading)).toBe('read');
+    expect(inspected).toEqual([{ chunks: ['[{"é":1}]'], parsed: { body: [{ é: 1 }], text: '[{"é":1}]', bytes: '[{"é":1}]' } }]);
+    expect(listen).not.toHaveBeenCalled();
   });
 
   it('answers 400 with the message of an inspector that refuses the parsed body', async () => {

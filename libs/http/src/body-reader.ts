@@ -81,8 +81,18 @@ export function readRequestBody(request: FastifyRequest): Promise<void> | undefi
     // A refusal of the body, as a rejected promise: as if it had come while the body streamed in.
     return Promise.reject(refusal instanceof Error ? refusal : new Error(String(refusal)));
   }
-  return readBytes(request.raw, inspector, options).then((bytes) => {
-    request.body = parseJson(bytes, inspector);
+  // A GET's guard runs inside the parser's callback for the headers, before the parser has gone
+  // on to the body of the same packet: one microtask later that body is whole, and is taken
+  // without the stream's listeners and events (W3: ~10 µs a request).
+  return Promise.resolve().then(() => {
+    const arrived = arrivedBody(request.raw, announced, inspector, options);
+    if (arrived !== undefined) {
+      request.body = parseJson(arrived, inspector);
+      return;
+    }
+    return readBytes(request.raw, inspector, options).then((bytes) => {
+      request.body = parseJson(bytes, inspector);
+    });
   });
 }
 

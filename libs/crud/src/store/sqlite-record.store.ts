@@ -63,6 +63,8 @@ function markersOf(db: Database, seqAfter: SeqAfter): ArrivalMarkers {
  */
 export class SqliteRecordStore extends RecordStore {
   private readonly statements = new Map<string, Statement>();
+  /** Whether a statement's columns are a record's (`all`). */
+  private readonly selectsRecords = new WeakMap<Statement, boolean>();
   private readonly writes: SqliteGroupCommit;
   private readonly reads: SqliteSharedReads;
   private readonly pathKeys: SqlitePathKeys;
@@ -394,15 +396,25 @@ export class SqliteRecordStore extends RecordStore {
   }
 
   /**
-   * A rows fragment selects `r.seq, r.id, r.doc` in that order (`RecordSelection`). Its rows are
-   * read as arrays and made objects here: better-sqlite3 builds a row object property by property,
-   * and W3's ten rows took 32 µs that way against 24 µs as arrays mapped in JavaScript; the
-   * store's whole W3 read went from 80 to 67 µs (`bench/store-reads.ts`, 2026-11-28).
+   * Rows of a statement that selects records (`r.seq, r.id, r.doc`, in that order) are read as
+   * arrays and made objects here: better-sqlite3 builds a row object property by property, and
+   * W3's ten rows took 32 µs that way against 24 µs as arrays mapped in JavaScript; the store's
+   * whole W3 read went from 80 to 67 µs (`bench/store-reads.ts`, 2026-11-28). Any other rows
+   * statement (top-by-index's walk of `seq, value`) is read as objects.
    */
   private all(fragment: SqlFragment): StoredRow[] {
-    const rows = this.statement(fragment.sql)
-      .raw()
-      .all(...fragment.params) as [number, string, string][];
+    const statement = this.statement(fragment.sql);
+    let selectsRecords = this.selectsRecords.get(statement);
+    if (selectsRecords === undefined) {
+      selectsRecords =
+        statement
+          .columns()
+          .map((column) => column.name)
+          .join() === 'seq,id,doc';
+      this.selectsRecords.set(statement, selectsRecords);
+    }
+    if (!selectsRecords) return statement.raw(false).all(...fragment.params) as StoredRow[];
+    const rows = statement.raw().all(...fragment.params) as [number, string, string][];
     return rows.map(([seq, id, doc]) => ({ seq, id, doc }));
   }
 

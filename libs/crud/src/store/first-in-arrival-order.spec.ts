@@ -65,7 +65,11 @@ describe('the first records of one broad leaf in arrival order (SQLite)', () => 
   it.each<[string, Clause]>([
     ['a range matching nearly every record', { where: op('gt', 'n', 5), limit: { from: 0, to: 9 } }],
     ['a range matching everywhere, a window further on', { where: op('lt', 'm', 30), limit: { from: 200, to: 224 } }],
-    ['a common value listed twice in each record', { where: eq('tags', 'a'), limit: { from: 3, to: 12 } }],
+    // With one value an equality is read in one statement (equality-rows.spec.ts): a second, absent value keeps it here.
+    [
+      'a common value listed twice in each record',
+      { where: { in: { target: 'tags', expr: ['a', 'absent'] } }, limit: { from: 3, to: 12 } },
+    ],
     [
       'an `in` of a text and a number, both common',
       { where: { in: { target: 'm', expr: ['1', '2', 3, 4, 5, 6] } }, limit: { from: 0, to: 49 } },

@@ -112,6 +112,21 @@ export class RecordSelection {
     if (!this.tree) this.paging = this.filter;
   }
 
+  /**
+   * The first `limit` value rows of an equality on one value, with their records, in arrival
+   * order, as one statement: only where the dialect has one (`equalRowsInArrivalOrder`) and the
+   * read asks for no other order.
+   */
+  equalityRows(limit: number): SqlFragment | undefined {
+    const leaf = this.leaf;
+    if (leaf?.kind !== 'values' || !leaf.oneValue || this.spec.order.length > 0 || !this.dialect.equalRowsInArrivalOrder) return undefined;
+    const [condition] = leaf.anyOf;
+    return {
+      sql: this.dialect.equalRowsInArrivalOrder(condition.sql, limit),
+      params: [this.spec.family, leaf.path, ...condition.params],
+    };
+  }
+
   /** Makes every later statement about the records `found` (in the family, with the path id). */
   narrowTo(found: SeqSet): void {
     if (found.negated) {

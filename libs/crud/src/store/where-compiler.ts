@@ -21,8 +21,10 @@ export type SeqTree =
    * `bound`: the leaf is one bound of a range (`compileRange`) on a text or a number, its
    * conditions in the same order for every bound of that type, so that two bounds on a path
    * that holds one value per record may be one range (`mergedRange`, seq-tree-plan).
+   * `oneValue`: the leaf is an equality on one text, number or boolean (one condition), whose
+   * index entries for the path come in arrival order (`RecordSelection.equalityRows`).
    */
-  | { kind: 'values'; path: string; anyOf: SqlFragment[]; bound?: 'text' | 'number' }
+  | { kind: 'values'; path: string; anyOf: SqlFragment[]; bound?: 'text' | 'number'; oneValue?: true }
   | { kind: 'pattern'; path: string; pattern: string; candidates: SqlFragment }
   | { kind: 'ids'; predicate: SqlFragment }
   | { kind: 'and' | 'or'; parts: SeqTree[] }
@@ -195,7 +197,8 @@ class WhereCompiler {
     }
     if (matchesNull) options.push({ sql: "v.kind = 'z'", params: [] });
     if (options.length === 0) return MATCH_NONE();
-    return this.valueMatch(path, options);
+    const oneValue = !matchesNull && texts.size + numbers.size + booleans.size === 1;
+    return this.valueMatch(path, options, undefined, oneValue);
   }
 
   /** Numbers compare numerically with numbers; everything else compares as text. */
@@ -254,13 +257,13 @@ class WhereCompiler {
   }
 
   /** Records with a value at `path` that passes any of `anyOf`, each a condition one index can answer. */
-  private valueMatch(path: FieldPath, anyOf: SqlFragment[], bound?: 'text' | 'number'): CompiledTree {
+  private valueMatch(path: FieldPath, anyOf: SqlFragment[], bound?: 'text' | 'number', oneValue = false): CompiledTree {
     // A path the family does not index (or an over-long one) has no rows, or, in a database
     // written under an earlier declaration, rows for some records only: SQL must not decide on
     // it at all, so it restricts nothing and the evaluator decides on every record. `not` of
     // such a part is MATCH_ALL as well (see above), never a negated superset.
     if (!this.index.covers(path)) return MATCH_ALL;
-    return { tree: { kind: 'values', path: path.join('.'), anyOf, ...(bound && { bound }) }, exact: true };
+    return { tree: { kind: 'values', path: path.join('.'), anyOf, ...(bound && { bound }), ...(oneValue && { oneValue }) }, exact: true };
   }
 }
 

@@ -69,8 +69,8 @@ export function* selectionPlan(selection: RecordSelection, purpose: 'read' | 'de
 /**
  * An equality on one value read in arrival order (W3, W3U), where the dialect reads its records
  * in one statement (SQLite): the tree's plan took one statement for their sequence numbers and
- * another for their rows, each a turn of the store's shared reads (the store alone, W3: 57-60 ->
- * 38-42 µs of CPU a read). The statement reads up to the window's end, or a page and one more
+ * another for their rows, each a turn of the store's shared reads (the store alone, W3: 56-58 ->
+ * 36-42 µs of CPU a read). The statement reads up to the window's end, or a page and one more
  * without a count; more than a page of matches is then read as before, from the list of its
  * candidates, and only the probe is lost.
  */

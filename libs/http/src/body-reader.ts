@@ -69,14 +69,17 @@ export function readRequestBody(request: FastifyRequest): Promise<void> | undefi
   const inspector = options.inspector();
   // NaN when the body is chunked.
   const announced = Number(request.raw.headers['content-length'] ?? NaN);
+  /** Parses the body into `request.body` if it has all arrived; false if it has not. */
+  const tookArrived = (): boolean => {
+    const arrived = arrivedBody(request.raw, announced, inspector, options);
+    if (arrived === undefined) return false;
+    request.body = parseJson(arrived, inspector);
+    return true;
+  };
   try {
     checkMediaType(request);
     if (announced > options.limitBytes) throw tooLarge(options);
-    const arrived = arrivedBody(request.raw, announced, inspector, options);
-    if (arrived !== undefined) {
-      request.body = parseJson(arrived, inspector);
-      return undefined;
-    }
+    if (tookArrived()) return undefined;
   } catch (refusal: unknown) {
     // A refusal of the body, as a rejected promise: as if it had come while the body streamed in.
     return Promise.reject(refusal instanceof Error ? refusal : new Error(String(refusal)));
@@ -85,11 +88,7 @@ export function readRequestBody(request: FastifyRequest): Promise<void> | undefi
   // on to the body of the same packet: one microtask later that body is whole, and is taken
   // without the stream's listeners and events (W3: ~10 µs a request).
   return Promise.resolve().then(() => {
-    const arrived = arrivedBody(request.raw, announced, inspector, options);
-    if (arrived !== undefined) {
-      request.body = parseJson(arrived, inspector);
-      return;
-    }
+    if (tookArrived()) return;
     return readBytes(request.raw, inspector, options).then((bytes) => {
       request.body = parseJson(bytes, inspector);
     });

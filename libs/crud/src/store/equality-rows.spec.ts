@@ -1,14 +1,13 @@
 import Database from 'better-sqlite3';
 import { parseRecordQuery } from '../core/query/query-parser';
 import { JsonObject } from '../core/query/query.types';
-import { QueryEvaluator } from '../core/query/query-evaluator';
 import { RecordSelection } from './record-selection';
 import { READ_PAGE_SIZE } from './record-store';
 import { selectionPlan } from './selection-plan';
 import { readSelectionNow } from './selection-reader';
 import { postgresDialect, sqliteDialect } from './sql-dialect';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { Clause, createDatabase, eq, insertAll, op, statementsOn } from './store.fixtures';
+import { Clause, createDatabase, eq, expectedWindow, insertBetween, op, statementsOn } from './store.fixtures';
 import { ValueIndex } from './value-index';
 
 /**
@@ -33,19 +32,11 @@ describe('an equality on one value, read in arrival order (SQLite)', () => {
 
   beforeAll(async () => {
     db = createDatabase();
-    const store = new SqliteRecordStore(db);
-    await insertAll(store, 'other', OTHER.slice(0, 150));
-    await insertAll(store, 'eq', DOCS);
-    await insertAll(store, 'other', OTHER.slice(150));
+    await insertBetween(new SqliteRecordStore(db), 'eq', DOCS, OTHER);
   });
   afterAll(() => db.close());
 
-  const expected = (query: Clause): string[] => {
-    const parsed = parseRecordQuery(query, { allowSelect: false });
-    const evaluator = new QueryEvaluator(parsed.where!);
-    const matching = DOCS.filter((doc) => evaluator.matches(doc));
-    return matching.slice(parsed.offset, parsed.offset + (parsed.count ?? COUNT)).map((doc) => doc.id as string);
-  };
+  const expected = (query: Clause): string[] => expectedWindow(DOCS, query);
   const read = (query: Clause, dialect = sqliteDialect) => {
     const parsed = parseRecordQuery(query, { allowSelect: false });
     const queries = statementsOn(db);

@@ -1,14 +1,13 @@
 import Database from 'better-sqlite3';
 import { parseRecordQuery } from '../core/query/query-parser';
 import { JsonObject } from '../core/query/query.types';
-import { QueryEvaluator } from '../core/query/query-evaluator';
 import { BROAD_LEAF, WALK_LIMIT, WALK_STEP } from './first-in-arrival-order';
 import { RecordSelection } from './record-selection';
 import { selectionPlan } from './selection-plan';
 import { readSelectionNow } from './selection-reader';
 import { sqliteDialect } from './sql-dialect';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { Clause, createDatabase, eq, insertAll, op, statementsOn } from './store.fixtures';
+import { Clause, createDatabase, eq, expectedWindow, insertBetween, op, statementsOn } from './store.fixtures';
 import { ValueIndex } from './value-index';
 
 /**
@@ -32,19 +31,11 @@ describe('the first records of one broad leaf in arrival order (SQLite)', () => 
 
   beforeAll(async () => {
     db = createDatabase();
-    const store = new SqliteRecordStore(db);
-    await insertAll(store, 'other', OTHER.slice(0, 1_500));
-    await insertAll(store, 'walk', DOCS);
-    await insertAll(store, 'other', OTHER.slice(1_500));
+    await insertBetween(new SqliteRecordStore(db), 'walk', DOCS, OTHER);
   });
   afterAll(() => db.close());
 
-  const expected = (query: Clause): string[] => {
-    const parsed = parseRecordQuery(query, { allowSelect: false });
-    const evaluator = new QueryEvaluator(parsed.where!);
-    const matching = DOCS.filter((doc) => evaluator.matches(doc));
-    return matching.slice(parsed.offset, parsed.offset + (parsed.count ?? COUNT)).map((doc) => doc.id as string);
-  };
+  const expected = (query: Clause): string[] => expectedWindow(DOCS, query);
 
   /** The plan's answer, and the statements it ran. */
   const read = (query: Clause): { ids: string[]; run: { sql: string; rows: number }[] } => {

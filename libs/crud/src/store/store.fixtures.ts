@@ -345,3 +345,21 @@ export function expectedIds(records: JsonObject[], where: Condition): string[] {
   const evaluator = new QueryEvaluator(where);
   return records.filter((record) => evaluator.matches(record)).map((record) => record.id as string);
 }
+
+/** The ids a query with a where clause answers from `records` in arrival order, its window applied, by the evaluator. */
+export function expectedWindow(records: JsonObject[], query: Clause): string[] {
+  const parsed = parseRecordQuery(query, { allowSelect: false });
+  const matching = expectedIds(records, parsed.where!);
+  return matching.slice(parsed.offset, parsed.count === undefined ? undefined : parsed.offset + parsed.count);
+}
+
+/**
+ * Inserts `docs` as `family` between the two halves of `other` (family `other`), so that the
+ * family's sequence numbers neither start at 1 nor run without gaps.
+ */
+export async function insertBetween(store: SqliteRecordStore, family: string, docs: JsonObject[], other: JsonObject[]): Promise<void> {
+  const half = other.length / 2;
+  await insertAll(store, 'other', other.slice(0, half));
+  await insertAll(store, family, docs);
+  await insertAll(store, 'other', other.slice(half));
+}

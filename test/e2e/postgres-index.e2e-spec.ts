@@ -9,10 +9,11 @@ import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
 const RECORDS = 100_000;
 /**
  * The paths these plans index: `source`, as events declare it, and a numeric `timestamp`, which
- * events no longer declare (issue 10) but which any family may, for the number index's plans.
+ * events no longer declare (issue 10) but which any family may, for the number index's plans,
+ * and `up`, a boolean every other event holds, for a value most records share.
  * The store writes and the selections read under this declaration, whatever the app's is.
  */
-const EVENT_INDEX = ValueIndex.of(['source', 'timestamp']);
+const EVENT_INDEX = ValueIndex.of(['source', 'timestamp', 'up']);
 describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query plans', (kind) => {
   let t: TestApp;
   let dataSource: DataSource;
@@ -26,7 +27,14 @@ describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query
         const source = `10.${i % 250}.${Math.floor(i / 250) % 250}.${i % 7}`;
         return {
           id: `ev-${i}`,
-          doc: { id: `ev-${i}`, source, timestamp: 1_763_700_000 + i, severity: i % 10, host: { name: `host-${i % 10_000}` } },
+          doc: {
+            id: `ev-${i}`,
+            source,
+            timestamp: 1_763_700_000 + i,
+            up: i % 2 === 0,
+            severity: i % 10,
+            host: { name: `host-${i % 10_000}` },
+          },
         };
       });
       await store.insert('event', batch, EVENT_INDEX);
@@ -101,6 +109,35 @@ describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query
     expect(text).not.toMatch(/Merge|Seq Scan/);
   });
 
+  // An equality on one value read in arrival order is one statement of its rows: the index's
+  // entries for one value come in arrival order, so it stops at its limit, however common the
+  // value and whatever PostgreSQL expects of it (a generic plan knows neither value nor path).
+  it.each([
+    ['a text', { equals: { target: 'source', expr: '10.42.0.0' } }, 1],
+    ['a number', { equals: { target: 'timestamp', expr: 1_763_704_242 } }, 1],
+    ['a boolean half the events hold', { equals: { target: 'up', expr: true } }, 16],
+    ['a text matching no event', { equals: { target: 'source', expr: 'absent' } }, 0],
+  ])('an equality on %s reads its first matches from the value index, in arrival order', async (_label, where, found) => {
+    const { select: _select, ...parsed } = parseRecordQuery({ where, limit: { from: 0, to: 9 } }, { allowSelect: true });
+    const statement = new RecordSelection({ family: 'event', valueIndex: EVENT_INDEX, ...parsed }, postgresDialect).equalityRows(16)!;
+    let index = 0;
+    const sql = statement.sql.replace(/\?/g, () => `$${++index}`);
+    for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+      const text = await dataSource.transaction(async (manager) => {
+        await manager.query(`SET LOCAL plan_cache_mode = ${mode}`);
+        const rows = await manager.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`, statement.params);
+        return rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
+      });
+      expect(text).toMatch(/Index (Only )?Scan using inventory_value_(text|num) on inventory_value v \(actual rows=\d+ /);
+      expect(text).toMatch(new RegExp(`^Limit \\(actual rows=${found} `));
+      // Only the window's index entries are read (a common value's 50k are not), and none sorted.
+      const read = [...text.matchAll(/inventory_value v \(actual rows=(\d+) /g)].map((match) => Number(match[1]));
+      expect(read).toEqual([found]);
+      expect(text).not.toMatch(/Sort|Seq Scan|Bitmap/);
+    }
+    expect(await dataSource.query(sql, statement.params)).toHaveLength(found);
+  });
+
   // Every statement the store runs has an index that answers it, and PostgreSQL's estimates for
   // the value table (one set of statistics for every path) had it scan the whole table instead.
   it("runs the store's statements with sequential scans off", async () => {
@@ -110,7 +147,7 @@ describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query
 
   it('keeps only the indexed paths in the value table', async () => {
     const paths = await dataSource.query(`SELECT DISTINCT path FROM ${NAMED_VALUE_ROWS} v WHERE family = 'event' ORDER BY path`);
-    expect(paths.map((row: { path: string }) => row.path)).toEqual(['source', 'timestamp']);
+    expect(paths.map((row: { path: string }) => row.path)).toEqual(['source', 'timestamp', 'up']);
   });
 
   it('answers filtered reads over HTTP, on a declared path and on an undeclared one', async () => {

@@ -114,16 +114,17 @@ export class RecordSelection {
 
   /**
    * The first `limit` value rows of an equality on one value, with their records, in arrival
-   * order, as one statement: only where the dialect has one (`equalRowsInArrivalOrder`) and the
-   * read asks for no other order.
+   * order, as one statement (`equalRowsInArrivalOrder`): only where the read asks for no other
+   * order. Shareable: concurrent reads of one text go to PostgreSQL together.
    */
   equalityRows(limit: number): SqlFragment | undefined {
     const leaf = this.leaf;
-    if (leaf?.kind !== 'values' || !leaf.oneValue || this.spec.order.length > 0 || !this.dialect.equalRowsInArrivalOrder) return undefined;
+    if (leaf?.kind !== 'values' || !leaf.oneValue || this.spec.order.length > 0) return undefined;
     const [condition] = leaf.anyOf;
     return {
       sql: this.dialect.equalRowsInArrivalOrder(condition.sql, limit),
       params: [this.spec.family, leaf.path, ...condition.params],
+      shareable: true,
     };
   }
 

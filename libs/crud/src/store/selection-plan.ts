@@ -67,12 +67,13 @@ export function* selectionPlan(selection: RecordSelection, purpose: 'read' | 'de
 }
 
 /**
- * An equality on one value read in arrival order (W3, W3U), where the dialect reads its records
- * in one statement (SQLite): the tree's plan took one statement for their sequence numbers and
- * another for their rows, each a turn of the store's shared reads (the store alone, W3: 56-58 ->
- * 36-42 µs of CPU a read). The statement reads up to the window's end, or a page and one more
- * without a count; more than a page of matches is then read as before, from the list of its
- * candidates, and only the probe is lost.
+ * An equality on one value read in arrival order (W3, W3U), its records in one statement. On
+ * SQLite the tree's plan took one statement for their sequence numbers and another for their
+ * rows, each a turn of the store's shared reads (the store alone, W3: 56-58 -> 36-42 µs of CPU a
+ * read). On PostgreSQL a window took four round trips (`firstInArrivalOrder`, then the rows):
+ * 5.7-6.0 ms for the first 100 of 10k events, one client, against 0.29 ms now. The statement
+ * reads up to the window's end, or a page and one more without a count; more than a page of
+ * matches is then read as before, from the list of its candidates, and only the probe is lost.
  */
 function* equalityRows(selection: RecordSelection): PlanPart<boolean> {
   const { offset, count } = selection.spec;

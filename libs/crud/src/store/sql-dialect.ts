@@ -45,14 +45,13 @@ export interface SqlDialect {
    */
   valueSeqs(predicate: string, columns?: string): string;
   /**
-   * SQLite only: `r.seq, r.id, r.doc` of the first `limit` value rows in arrival order at a
-   * family's path that pass `predicate`, an equality on one value; binds as `valueSeqs`. For one
-   * value the index's entries are in arrival order already, so nothing is sorted and the statement
-   * stops at `limit`. A record whose list holds the value twice comes twice, side by side (a
-   * `GROUP BY` cost 4-5 µs of W3's ~45). PostgreSQL reads such a leaf in one statement already
-   * (`smallResult`), its cost there being the round trip, not the statement.
+   * `r.seq, r.id, r.doc` of the first `limit` value rows in arrival order at a family's path that
+   * pass `predicate`, an equality on one value; binds as `valueSeqs`. Both value indexes end in
+   * `seq`, so one value's entries are in arrival order already: nothing is sorted and the
+   * statement stops at `limit`. A record whose list holds the value twice comes twice, side by
+   * side (a `GROUP BY` cost SQLite 4-5 µs of W3's ~45).
    */
-  equalRowsInArrivalOrder?(predicate: string, limit: number): string;
+  equalRowsInArrivalOrder(predicate: string, limit: number): string;
   /**
    * One row (a `seq` of 1) if some record of `family` holds more than one value at `path`, as
    * its writes marked (migration 1764400000000); none while each holds one at most.
@@ -277,6 +276,13 @@ export const postgresDialect: SqlDialect = {
   // with every element.
   seqAmong: (subquery) => ({ sql: `r.seq = ANY(ARRAY(${subquery.sql}))`, params: subquery.params }),
   valueSeqs: (predicate, columns = 'v.seq') => `SELECT ${columns} FROM inventory_value v WHERE ${keyedValuePath('v')} AND ${predicate}`,
+  // One statement instead of four (a first look, a count, the sorted matches, their rows): W3
+  // spent most of its time in round trips. The text index holds (path_key, left(text, 200),
+  // seq) and the number index (path_key, num, seq), so the walk is in arrival order whatever
+  // PostgreSQL estimates, and a LIMIT stops it (plans: postgres-index.e2e-spec.ts).
+  equalRowsInArrivalOrder: (predicate, limit) =>
+    `SELECT r.seq, r.id, r.doc FROM inventory_value v JOIN inventory_record r ON r.seq = v.seq
+     WHERE ${keyedValuePath('v')} AND ${predicate} ORDER BY v.seq LIMIT ${Math.trunc(limit)}`,
   multiValued: (family, path) => ({
     sql: 'SELECT 1 AS seq FROM inventory_value_multi WHERE family = ? AND path = ?',
     params: [family, path],

@@ -192,7 +192,8 @@ class WhereCompiler {
     if (texts.size > 0) options.push(this.dialect.textIn([...texts]));
     if (numbers.size > 0) options.push(this.dialect.oneOf('v.num', [...numbers]));
     if (booleans.size > 0) {
-      const text = this.dialect.oneOf('v.text', [...booleans]);
+      // As a text of the text index: on PostgreSQL, `v.text` alone is not its key (`left(text, 200)` is).
+      const text = this.dialect.textIn([...booleans]);
       options.push({ sql: `(v.kind = 'b' AND ${text.sql})`, params: text.params });
     }
     if (matchesNull) options.push({ sql: "v.kind = 'z'", params: [] });

@@ -7,7 +7,7 @@
  * matches): far less sensitive to other work on the machine than req/s over HTTP. On
  * PostgreSQL the database's own CPU is not in it.
  *
- *   npx ts-node --transpile-only -r tsconfig-paths/register bench/store-reads.ts [rounds=3]
+ *   [STORE_READS_RECORDS=1000000] npx ts-node --transpile-only -r tsconfig-paths/register bench/store-reads.ts [rounds=3]
  */
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../apps/inventory/src/database/data-source-options';
@@ -22,7 +22,8 @@ import { freshDatabase } from './database';
 import { recordId, recordJson, sourceOf } from './records';
 import { openBenchSqlite } from './sqlite-file';
 
-const RECORDS = 10_000;
+/** STORE_READS_RECORDS=1000000 for the scaling run's family size. */
+const RECORDS = Number(process.env.STORE_READS_RECORDS ?? 10_000);
 const TOGETHER = 10;
 /** The service's default (INVENTORY_QUERY_TIMEOUT). */
 const QUERY_BUDGET_MS = 10_000;

@@ -149,8 +149,32 @@ describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
     }
   });
 
+  // Each read is one statement ending in its own ORDER BY and LIMIT (selection-plan's
+  // `equalityRows`); shared, each keeps its own window.
+  it('60 concurrent filtered reads of one shape with a window: each answer is its own window', async () => {
+    const sources = Array.from({ length: 60 }, (_, i) => `10.9.0.${i}`);
+    const queries = jest.spyOn(Client.prototype, 'query');
+    try {
+      const answers = await fire(
+        sources.map(
+          (source) => () =>
+            send(t.url, 'GET', '/event', { where: { equals: { target: 'source', expr: source } }, limit: { from: 1, to: 3 } }),
+        ),
+      );
+      answers.forEach((answer, i) => {
+        expect(answer).toMatchObject({ status: 200, body: [1, 2, 3].map((k) => ({ id: `filtered-${i}-${k}`, k })) });
+      });
+      const shared = queries.mock.calls.filter(([config]) =>
+        /LIMIT 4\) UNION ALL \(SELECT 1 AS g, /.test((config as { text?: string }).text ?? ''),
+      );
+      expect(shared.length > 0).toBe(kind === 'postgres');
+    } finally {
+      queries.mockRestore();
+    }
+  });
+
   it('answered no request with a 5xx', () => {
-    expect(everyAnswer.length).toBe(50 + 300 + 40 + 20 + 2 + 60 + 1 + 60);
+    expect(everyAnswer.length).toBe(50 + 300 + 40 + 20 + 2 + 60 + 1 + 60 + 60);
     expect(everyAnswer.filter((a) => a.status >= 500)).toEqual([]);
   });
 });

@@ -12,8 +12,10 @@ import { ValueIndex } from './value-index';
 
 /**
  * An equality on one value read in arrival order is one statement (`equalityRows` in
- * selection-plan.ts), here SQLite's; PostgreSQL's plans are checked in postgres-index.e2e-spec.ts. `few` matches 5 records, `many` more than a page; `tags` lists `a` twice
- * in every record; `n` is a number, `b` a boolean. Another family's records are interleaved.
+ * selection-plan.ts), here SQLite's; PostgreSQL's plans are checked in
+ * postgres-index.e2e-spec.ts. `few` matches 5 records, `many` more than a page; `tags` lists `a`
+ * twice in every record; `n` is a number, `b` a boolean. Another family's records are
+ * interleaved.
  */
 const COUNT = READ_PAGE_SIZE + 200;
 const DOCS: JsonObject[] = Array.from({ length: COUNT }, (_, i) => ({

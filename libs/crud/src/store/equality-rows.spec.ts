@@ -3,11 +3,9 @@ import { parseRecordQuery } from '../core/query/query-parser';
 import { JsonObject } from '../core/query/query.types';
 import { RecordSelection } from './record-selection';
 import { READ_PAGE_SIZE } from './record-store';
-import { selectionPlan } from './selection-plan';
-import { readSelectionNow } from './selection-reader';
 import { sqliteDialect } from './sql-dialect';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { Clause, createDatabase, eq, expectedWindow, insertBetween, op, statementsOn } from './store.fixtures';
+import { Clause, createDatabase, eq, expectedWindow, insertBetween, op, readPlanned } from './store.fixtures';
 import { ValueIndex } from './value-index';
 
 /**
@@ -39,12 +37,7 @@ describe('an equality on one value, read in arrival order (SQLite)', () => {
   afterAll(() => db.close());
 
   const expected = (query: Clause): string[] => expectedWindow(DOCS, query);
-  const read = (query: Clause, dialect = sqliteDialect) => {
-    const parsed = parseRecordQuery(query, { allowSelect: false });
-    const queries = statementsOn(db);
-    const plan = selectionPlan(new RecordSelection({ family: 'eq', valueIndex: ValueIndex.EVERY_PATH, ...parsed }, dialect), 'read');
-    return { ids: [...readSelectionNow(plan, queries)].flat().map((row) => row.id), run: queries.run };
-  };
+  const read = (query: Clause) => readPlanned(db, 'eq', query);
   const isProbe = (sql: string) => sql.includes('ORDER BY v.seq LIMIT');
 
   it.each<[string, Clause, number]>([

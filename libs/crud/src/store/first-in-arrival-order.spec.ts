@@ -2,13 +2,8 @@ import Database from 'better-sqlite3';
 import { parseRecordQuery } from '../core/query/query-parser';
 import { JsonObject } from '../core/query/query.types';
 import { BROAD_LEAF, WALK_LIMIT, WALK_STEP } from './first-in-arrival-order';
-import { RecordSelection } from './record-selection';
-import { selectionPlan } from './selection-plan';
-import { readSelectionNow } from './selection-reader';
-import { sqliteDialect } from './sql-dialect';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { Clause, createDatabase, eq, expectedWindow, insertBetween, op, statementsOn } from './store.fixtures';
-import { ValueIndex } from './value-index';
+import { Clause, createDatabase, eq, expectedWindow, insertBetween, op, readPlanned } from './store.fixtures';
 
 /**
  * More records than a walk may cover, so that a broad leaf whose matches come late must give up
@@ -38,15 +33,7 @@ describe('the first records of one broad leaf in arrival order (SQLite)', () => 
   const expected = (query: Clause): string[] => expectedWindow(DOCS, query);
 
   /** The plan's answer, and the statements it ran. */
-  const read = (query: Clause): { ids: string[]; run: { sql: string; rows: number }[] } => {
-    const parsed = parseRecordQuery(query, { allowSelect: false });
-    const queries = statementsOn(db);
-    const plan = selectionPlan(
-      new RecordSelection({ family: 'walk', valueIndex: ValueIndex.EVERY_PATH, ...parsed }, sqliteDialect),
-      'read',
-    );
-    return { ids: [...readSelectionNow(plan, queries)].flat().map((row) => row.id), run: queries.run };
-  };
+  const read = (query: Clause) => readPlanned(db, 'walk', query);
   const walked = (run: { sql: string }[]) => run.filter((statement) => statement.sql.includes('r.seq >= ?')).length;
   const looked = (run: { sql: string }[]) => run.filter((statement) => statement.sql.includes('LIMIT ?) AS r WHERE')).length;
   /** A `not` whose window is not among the records the look covers. */

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { parseRecordQuery } from '../core/query/query-parser';
 import { QueryEvaluator } from '../core/query/query-evaluator';
 import { Condition, JsonObject, JsonValue } from '../core/query/query.types';
-import { SelectionSpec, StoredRow } from './record-selection';
-import { SqlFragment } from './sql-dialect';
+import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
+import { selectionPlan } from './selection-plan';
+import { readSelectionNow } from './selection-reader';
+import { sqliteDialect, SqlFragment } from './sql-dialect';
 import { SqliteRecordStore } from './sqlite-record.store';
 import { ValueIndex } from './value-index';
 
@@ -301,6 +303,18 @@ export function statementsOn(db: Database.Database): {
     seqs: (fragment) => record(fragment, plucked<number>(db, fragment)),
     texts: (fragment) => record(fragment, plucked<string>(db, fragment)),
   };
+}
+
+/** A read of `family` (every path indexed) planned on SQLite: its ids, and the statements it ran. */
+export function readPlanned(
+  db: Database.Database,
+  family: string,
+  query: Clause,
+): { ids: string[]; run: ReturnType<typeof statementsOn>['run'] } {
+  const parsed = parseRecordQuery(query, { allowSelect: false });
+  const queries = statementsOn(db);
+  const plan = selectionPlan(new RecordSelection({ family, valueIndex: ValueIndex.EVERY_PATH, ...parsed }, sqliteDialect), 'read');
+  return { ids: [...readSelectionNow(plan, queries)].flat().map((row) => row.id), run: queries.run };
 }
 
 function plucked<T>(db: Database.Database, fragment: SqlFragment): T[] {

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { sign } from 'jsonwebtoken';
 import { BenchDatabase, freshDatabase } from './database';
-import { cpuTicks } from './cpu-ticks';
+import { cpuTicks, MachineTicks, machineTicks } from './cpu-ticks';
 import { buildService, HAS_TASKSET, LoadGenerator, ROOT, Server, startLoadGenerator, startRawServer, startService, TMP } from './processes';
 import type { Measurement, Workload } from './protocol';
 import { BenchResults, Series, toMarkdown } from './report';
@@ -126,35 +126,59 @@ async function measure(load: LoadGenerator, server: Server, idle: Server, worklo
 
 /** A server is quiet once it has used at most this share of a core over `QUIET_SPAN_MS`. */
 const QUIET_SHARE = 0.1;
+/**
+ * The machine is quiet once at most this share of all its cores was busy over `QUIET_SPAN_MS`,
+ * whatever ran: idle, this VM's other services take 2-3 %.
+ */
+const QUIET_MACHINE_SHARE = 0.15;
 const QUIET_SPAN_MS = 500;
 const QUIET_MAX_MS = 120_000;
+/** A wait longer than this is logged, with what was busy. */
+const QUIET_LOGGED_MS = 1000;
 
 /**
- * Waits until neither server is busy, so that work left over from one window is not measured in
- * the next on the same core. It was: at 1M records the raw server's first filter parses the
+ * Waits until neither server nor the machine is busy, so that work left over from one window is
+ * not measured in the next. It was: at 1M records the raw server's first filter parses the
  * records created since its last one, which outlasted its 3 s warm-up and ran on through the
  * service's first window (service 70-77 % busy, W3 at 4.2k req/s against 5.9-6.6k in the two
  * windows after; eleventh session). A service still building a learned path is busy too, and is
- * waited for, as `--w3u-warmup` did by hand. Gives up after two minutes, and says so.
+ * waited for, as `--w3u-warmup` did by hand. Other processes count as well: on PostgreSQL, W3's
+ * warm-ups and first repetition ran right after the preload with the machine 71-73 % busy, the
+ * service using 36 % of its core and the raw server 70 %, at half their later rates
+ * (twenty-eighth session). Gives up after two minutes, and says so.
  */
 async function quiet(servers: readonly Server[]): Promise<void> {
   const started = Date.now();
-  const samples: { at: number; ticks: (number | undefined)[] }[] = [];
+  const samples: { at: number; ticks: (number | undefined)[]; machine?: MachineTicks }[] = [];
+  let wasBusy: string[] = [];
   for (;;) {
-    samples.push({ at: Date.now(), ticks: servers.map((server) => cpuTicks(server.child.pid!)) });
+    samples.push({ at: Date.now(), ticks: servers.map((server) => cpuTicks(server.child.pid!)), machine: machineTicks() });
     const first = samples.find((sample) => sample.at >= Date.now() - QUIET_SPAN_MS);
     const last = samples[samples.length - 1];
     if (first && last.at - first.at >= QUIET_SPAN_MS * 0.8) {
       const seconds = (last.at - first.at) / 1000;
-      const busy = servers.filter((_server, k) => ((last.ticks[k] ?? 0) - (first.ticks[k] ?? 0)) / 100 / seconds > QUIET_SHARE);
-      if (busy.length === 0) return;
+      const busy = servers
+        .filter((_server, k) => ((last.ticks[k] ?? 0) - (first.ticks[k] ?? 0)) / 100 / seconds > QUIET_SHARE)
+        .map((server) => server.name);
+      const machine = machineShare(first.machine, last.machine);
+      if (machine !== undefined && machine > QUIET_MACHINE_SHARE) busy.push(`the machine (${pct(machine * 100)} of all cores)`);
+      if (busy.length === 0) break;
+      wasBusy = busy;
       if (Date.now() - started > QUIET_MAX_MS) {
-        log(`still busy after ${QUIET_MAX_MS / 1000} s, measuring anyway: ${busy.map((server) => server.name).join(', ')}`);
+        log(`still busy after ${QUIET_MAX_MS / 1000} s, measuring anyway: ${busy.join(', ')}`);
         return;
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const waited = Date.now() - started;
+  if (waited > QUIET_LOGGED_MS) log(`waited ${(waited / 1000).toFixed(1)} s for quiet (busy: ${wasBusy.join(', ')})`);
+}
+
+/** The share of all the cores busy between two samples of /proc/stat. */
+function machineShare(first: MachineTicks | undefined, last: MachineTicks | undefined): number | undefined {
+  if (!first || !last || last.total === first.total) return undefined;
+  return (last.busy - first.busy) / (last.total - first.total);
 }
 
 async function preload(load: LoadGenerator, server: Server, records: number, results: BenchResults, phase: string): Promise<void> {

@@ -3,9 +3,10 @@
  * (SQLite as the service opens it; PostgreSQL when BENCH_DATABASE_URL is set, migrated as the
  * service migrates it), read through the store by ten callers at a time, as ten clients'
  * requests arrive together, each with a query budget as the service gives it. Prints the CPU
- * time of this process per read, for W1's lookup by id and W3's filter on a declared path (10
- * matches): far less sensitive to other work on the machine than req/s over HTTP. On
- * PostgreSQL the database's own CPU is not in it.
+ * time of this process per read, for W1's lookup by id, W3's filter on a declared path and
+ * W3U's on `flow`, a path the family learns after its records were written (10 matches each):
+ * far less sensitive to other work on the machine than req/s over HTTP. On PostgreSQL the
+ * database's own CPU is not in it.
  *
  *   [STORE_READS_RECORDS=1000000] npx ts-node --transpile-only -r tsconfig-paths/register bench/store-reads.ts [rounds=3]
  */
@@ -14,12 +15,13 @@ import { dataSourceOptions } from '../apps/inventory/src/database/data-source-op
 import { QueryBudget } from '../libs/crud/src/core/query/query-budget';
 import { JsonObject } from '../libs/crud/src/core/query/query.types';
 import { recordStoreFor } from '../libs/crud/src/nest/store-factory';
+import { LearnedValueIndex } from '../libs/crud/src/store/learned-index';
 import { SelectionSpec } from '../libs/crud/src/store/record-selection';
 import { RecordStore } from '../libs/crud/src/store/record-store';
 import { SqliteRecordStore } from '../libs/crud/src/store/sqlite-record.store';
 import { ValueIndex } from '../libs/crud/src/store/value-index';
 import { freshDatabase } from './database';
-import { recordId, recordJson, sourceOf } from './records';
+import { flowOf, recordId, recordJson, sourceOf } from './records';
 import { openBenchSqlite } from './sqlite-file';
 
 /** STORE_READS_RECORDS=1000000 for the scaling run's family size. */
@@ -56,6 +58,13 @@ async function main(): Promise<void> {
     });
     await store.insert('event', batch, index);
   }
+  // As the service learns a path a query names: its rows for the records already written are built afterwards.
+  const learned = new LearnedValueIndex(store, 'event', index);
+  await learned.start();
+  await learned.forQuery({ kind: 'compare', op: 'equals', path: ['flow'], value: flowOf(0) }, []);
+  await learned.settled();
+  const withFlow = learned.current;
+  if (!withFlow.covers(['flow'])) throw new Error('flow was not learned');
   // Spread over the family, as the load generator's picks are.
   const pick = (k: number): number => (k * 7919) % RECORDS;
   const workloads: [string, (k: number) => SelectionSpec, number][] = [
@@ -66,6 +75,17 @@ async function main(): Promise<void> {
         family: 'event',
         valueIndex: index,
         where: { kind: 'compare', op: 'equals', path: ['source'], value: sourceOf(pick(k)) },
+        order: [],
+        offset: 0,
+      }),
+      20_000,
+    ],
+    [
+      'W3U flow == … (learned)',
+      (k) => ({
+        family: 'event',
+        valueIndex: withFlow,
+        where: { kind: 'compare', op: 'equals', path: ['flow'], value: flowOf(pick(k)) },
         order: [],
         offset: 0,
       }),

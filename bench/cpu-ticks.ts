@@ -35,3 +35,16 @@ export function machineTicks(): MachineTicks | undefined {
     return undefined;
   }
 }
+
+/**
+ * % of all the machine's cores between two samples that `pick` counts (by default busy: every
+ * process, the database's too); undefined without two samples a tick apart.
+ */
+export function machineShare(
+  first: MachineTicks | undefined,
+  last: MachineTicks | undefined,
+  pick: (ticks: MachineTicks) => number = (ticks) => ticks.busy,
+): number | undefined {
+  if (!first || !last || last.total <= first.total) return undefined;
+  return ((pick(last) - pick(first)) / (last.total - first.total)) * 100;
+}

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { batchBody, ENVELOPE_BASE_LENGTH, newRecordTemplate, recordJson, SOURCE_GROUP, sourceCount } from './records';
 import type { LoadReply, LoadRequest, Measurement } from './protocol';
-import { cpuTicks, MachineTicks, machineTicks } from './cpu-ticks';
+import { cpuTicks, MachineTicks, machineShare, machineTicks } from './cpu-ticks';
 
 /** Byte lengths of preloaded record i, and of the W3 answer for each group of 10. */
 let recordLength = new Int32Array(0);
@@ -133,19 +133,11 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
       server: cpu((s) => s.server, withWrk),
       generator: cpu((s) => s.wrk, withWrk),
       idleServer: cpu((s) => s.idle, withWrk),
-      machine: machineShare(withWrk, (ticks) => ticks.busy),
-      stolen: machineShare(withWrk, (ticks) => ticks.steal),
+      machine: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine),
+      stolen: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine, (ticks) => ticks.steal),
     },
     firstWrong: r.firstWrong || undefined,
   };
-}
-
-/** % of all the machine's cores between the first and the last sample that `pick` counts (busy: every process, the database's too). */
-function machineShare(list: { machine?: MachineTicks }[], pick: (ticks: MachineTicks) => number): number | undefined {
-  const a = list[0]?.machine;
-  const b = list[list.length - 1]?.machine;
-  if (!a || !b || b.total <= a.total) return undefined;
-  return ((pick(b) - pick(a)) / (b.total - a.total)) * 100;
 }
 
 /** W5: one streamed GET of the whole family, counted in bytes (the exact total is known), timed to the last byte. */

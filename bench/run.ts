@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { sign } from 'jsonwebtoken';
 import { BenchDatabase, freshDatabase } from './database';
-import { cpuTicks, MachineTicks, machineTicks } from './cpu-ticks';
+import { cpuTicks, MachineTicks, machineShare, machineTicks } from './cpu-ticks';
 import { buildService, HAS_TASKSET, LoadGenerator, ROOT, Server, startLoadGenerator, startRawServer, startService, TMP } from './processes';
 import type { Measurement, Workload } from './protocol';
 import { BenchResults, Series, toMarkdown } from './report';
@@ -127,10 +127,10 @@ async function measure(load: LoadGenerator, server: Server, idle: Server, worklo
 /** A server is quiet once it has used at most this share of a core over `QUIET_SPAN_MS`. */
 const QUIET_SHARE = 0.1;
 /**
- * The machine is quiet once at most this share of all its cores was busy over `QUIET_SPAN_MS`,
+ * The machine is quiet once at most this % of all its cores was busy over `QUIET_SPAN_MS`,
  * whatever ran: idle, this VM's other services take 2-3 %.
  */
-const QUIET_MACHINE_SHARE = 0.15;
+const QUIET_MACHINE_PERCENT = 15;
 const QUIET_SPAN_MS = 500;
 const QUIET_MAX_MS = 120_000;
 /** A wait longer than this is logged, with what was busy. */
@@ -161,7 +161,7 @@ async function quiet(servers: readonly Server[]): Promise<void> {
         .filter((_server, k) => ((last.ticks[k] ?? 0) - (first.ticks[k] ?? 0)) / 100 / seconds > QUIET_SHARE)
         .map((server) => server.name);
       const machine = machineShare(first.machine, last.machine);
-      if (machine !== undefined && machine > QUIET_MACHINE_SHARE) busy.push(`the machine (${pct(machine * 100)} of all cores)`);
+      if (machine !== undefined && machine > QUIET_MACHINE_PERCENT) busy.push(`the machine (${pct(machine)} of all cores)`);
       if (busy.length === 0) break;
       wasBusy = busy;
       if (Date.now() - started > QUIET_MAX_MS) {
@@ -173,12 +173,6 @@ async function quiet(servers: readonly Server[]): Promise<void> {
   }
   const waited = Date.now() - started;
   if (waited > QUIET_LOGGED_MS) log(`waited ${(waited / 1000).toFixed(1)} s for quiet (busy: ${wasBusy.join(', ')})`);
-}
-
-/** The share of all the cores busy between two samples of /proc/stat. */
-function machineShare(first: MachineTicks | undefined, last: MachineTicks | undefined): number | undefined {
-  if (!first || !last || last.total === first.total) return undefined;
-  return (last.busy - first.busy) / (last.total - first.total);
 }
 
 async function preload(load: LoadGenerator, server: Server, records: number, results: BenchResults, phase: string): Promise<void> {

@@ -276,11 +276,9 @@ export const postgresDialect: SqlDialect = {
   // with every element.
   seqAmong: (subquery) => ({ sql: `r.seq = ANY(ARRAY(${subquery.sql}))`, params: subquery.params }),
   valueSeqs: (predicate, columns = 'v.seq') => `SELECT ${columns} FROM inventory_value v WHERE ${keyedValuePath('v')} AND ${predicate}`,
-  // One statement instead of four for a read with a window (a first look, a count, the sorted
-  // matches, their rows): one client waited 5.7-6.0 ms for the first 100 of 10k events, now
-  // 0.29 ms. The text index holds (path_key, left(text, 200), seq) and the number index
-  // (path_key, num, seq), so the walk is in arrival order whatever PostgreSQL estimates, and the
-  // LIMIT stops it (plans: postgres-index.e2e-spec.ts).
+  // The text index holds (path_key, left(text, 200), seq) and the number index (path_key, num,
+  // seq), so the walk is in arrival order whatever PostgreSQL estimates, and the LIMIT stops it
+  // (plans: postgres-index.e2e-spec.ts; what it saves: selection-plan's `equalityRows`).
   equalRowsInArrivalOrder: (predicate, limit) =>
     `SELECT r.seq, r.id, r.doc FROM inventory_value v JOIN inventory_record r ON r.seq = v.seq
      WHERE ${keyedValuePath('v')} AND ${predicate} ORDER BY v.seq LIMIT ${Math.trunc(limit)}`,

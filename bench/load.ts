@@ -72,6 +72,7 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
       String(nextNew),
       String(message.batch),
       w3path,
+      String(Math.min(message.records ?? recordsLoaded, recordsLoaded)),
     ],
     { env: { ...process.env, BENCH_TOKEN: message.token }, stdio: ['ignore', 'pipe', 'pipe'] },
   );

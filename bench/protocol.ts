@@ -25,6 +25,11 @@ export type LoadRequest =
       batch: number;
       serverPid: number;
       idlePid: number;
+      /**
+       * Records the server holds, when fewer than `init`'s: reads pick only among them (the
+       * scaling run's 10k service, measured beside its 1M one; the first records are the same).
+       */
+      records?: number;
     }
   /** Preload records [from, to) with POSTs of `batch` records, `inFlight` requests at a time. */
   | { type: 'preload'; url: string; token: string; from: number; to: number; batch: number; inFlight: number }

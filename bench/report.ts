@@ -38,7 +38,16 @@ export interface BenchResults {
   records: number;
   settings: { duration: number; warmup: number; reps: number; connections: number; batch: number; w5Reps: number };
   preloads: { phase: string; target: string; records: number; seconds: number; perSecond: number; peakRssMb: number }[];
-  workloads: { workload: string; service: Series; raw: Series; ratio: number }[];
+  workloads: {
+    workload: string;
+    service: Series;
+    raw: Series;
+    ratio: number;
+    /** The scaling run's 10k service, measured in each repetition right after `service`. */
+    serviceAtBaseline?: Series;
+  }[];
+  /** Set when the scaling ratios compare with a 10k service measured in this run. */
+  scalingBaseline?: 'alternated';
   w5?: { records: number; service: Series; raw: Series; ratio: number; servicePeakWithPreloadMb: number };
   /** Records the family held at least before W4 (topped up to `--w4-family`). */
   w4Family?: number;
@@ -158,7 +167,25 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   out.push('');
 
   if (r.records !== 10_000) {
-    if (baseline) {
+    if (r.scalingBaseline === 'alternated') {
+      out.push(
+        `Scaling: ${int(r.records)} records against a service of 10,000 records run beside it, on a database of its own, its window right after this service's in every repetition (\`--scaling-from-file\` compares with the last 10k run's file instead):`,
+        '',
+      );
+      out.push('| workload | service /s at 10k | service /s now | now / 10k | target | by repetition | raw /s now |');
+      out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+      for (const name of ['W1', 'W3', 'W3U', 'W4']) {
+        const now = r.workloads.find((w) => w.workload === name);
+        const then = now?.serviceAtBaseline;
+        if (!now || !then) continue;
+        const scale = now.service.perSecond / then.perSecond;
+        const paired = now.service.reps.map((figure, k) => ratio(figure / then.reps[k])).join(', ');
+        out.push(
+          `| ${TITLES[name]} | ${int(then.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${verdict(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${paired} | ${int(now.raw.perSecond)} |`,
+        );
+      }
+      out.push('');
+    } else if (baseline) {
       // Two machines of one kind differ by up to 3× here (README "Performance"): a 1M figure over
       // another machine's 10k figure measures the machines, not the scaling.
       const comparable = sameMachine(r.machine, baseline.machine);
@@ -191,7 +218,9 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
     for (const [name, s] of [
       ['service', w.service],
       ['raw', w.raw],
+      ['service at 10k', w.serviceAtBaseline],
     ] as const) {
+      if (!s) continue;
       if (s.firstWrong) problems.push(`- ${w.workload} ${name}: ${s.wrong} wrong answers; first: \`${s.firstWrong.replace(/`/g, "'")}\``);
       if (s.errors) problems.push(`- ${w.workload} ${name}: ${s.errors} connection errors/timeouts`);
     }

@@ -4,7 +4,7 @@
  *
  *   npm run bench                          # 10k records, W1–W5, SQLite
  *   npm run bench -- --skip-w5             # quick: W1–W4 only
- *   npm run bench -- --records 1000000     # scaling run (compares W1/W3 with the last 10k run)
+ *   npm run bench -- --records 1000000     # scaling run (a 10k service alternated with the 1M one)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  *
  * This file only orchestrates: records.ts builds records, load.ts generates load,
@@ -39,11 +39,16 @@ const { values: args } = parseArgs({
     workloads: { type: 'string', default: 'W1,W3,W3U,W2,W4,W4S' },
     // W4 measures ingest into a family that already holds at least this many records (topped up before W4).
     'w4-family': { type: 'string', default: '100000' },
+    // A run of other than 10k records measures a 10k service beside its own, alternated window by
+    // window (`startCompanion`); with this, it compares with the last 10k run's file instead.
+    'scaling-from-file': { type: 'boolean', default: false },
     // Profiles the service (node --cpu-prof); its figures are then not comparable, so no result file is written.
     'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const RECORDS = Number(args.records);
+/** The family size the scaling goals compare with. */
+const BASELINE_RECORDS = 10_000;
 const W4_FAMILY = Number(args['w4-family']);
 const W5_RECORDS = Number(args['w5-records']);
 const SETTINGS = {
@@ -105,7 +110,14 @@ async function undoAll(): Promise<void> {
 }
 process.on('SIGINT', () => void undoAll().then(() => process.exit(130)));
 
-async function measure(load: LoadGenerator, server: Server, idle: Server, workload: Workload, seconds: number): Promise<Measurement> {
+async function measure(
+  load: LoadGenerator,
+  server: Server,
+  idle: Server,
+  workload: Workload,
+  seconds: number,
+  records?: number,
+): Promise<Measurement> {
   const reply = await load.call({
     type: 'measure',
     url: server.url,
@@ -116,6 +128,7 @@ async function measure(load: LoadGenerator, server: Server, idle: Server, worklo
     batch: SETTINGS.batch,
     serverPid: server.child.pid!,
     idlePid: idle.child.pid!,
+    records,
   });
   if (reply.type !== 'measured') throw new Error(`unexpected reply ${reply.type}`);
   if (server.child.exitCode !== null || server.child.signalCode !== null) {
@@ -231,23 +244,43 @@ function isBatchIngest(workload: Workload): boolean {
   return workload === 'W4' || workload === 'W4S';
 }
 
-/** Warm-up on each server, then repetitions alternating between them so that background noise hits both alike. */
-async function runWorkload(load: LoadGenerator, service: Server, raw: Server, workload: Workload, results: BenchResults): Promise<void> {
-  const targets = [service, raw];
-  const otherOf = (target: Server): Server => (target === service ? raw : service);
+/** The scaling run's service of 10k records, measured beside the main one (`startCompanion`). */
+interface Companion {
+  service: Server;
+  records: number;
+  /** Tops its family up to `to` records (before W4), as the 10k run does. */
+  topUp(to: number): Promise<void>;
+  done(): Promise<void>;
+}
+
+/**
+ * Warm-up on each server, then repetitions alternating between them so that background noise
+ * hits all alike: the service, the scaling run's 10k service if any, the raw bound.
+ */
+async function runWorkload(
+  load: LoadGenerator,
+  service: Server,
+  raw: Server,
+  workload: Workload,
+  results: BenchResults,
+  companion?: Companion,
+): Promise<void> {
+  const targets = companion ? [service, companion.service, raw] : [service, raw];
+  const otherOf = (target: Server): Server => (target === raw ? service : raw);
+  const recordsOf = (target: Server): number | undefined => (target === companion?.service ? companion.records : undefined);
   for (const target of targets) target.resetPeak();
   for (const target of targets) {
     const warmup = workload === 'W3U' && args['w3u-warmup'] ? Number(args['w3u-warmup']) : SETTINGS.warmup;
     await quiet(targets);
     log(`${workload} warm-up on ${target.name} (${warmup} s)`);
-    const m = await measure(load, target, otherOf(target), workload, warmup);
+    const m = await measure(load, target, otherOf(target), workload, warmup, recordsOf(target));
     log(`${workload} warm-up on ${target.name}: ${m.perSecond.toFixed(0)} correct/s`);
   }
   const measured = new Map<Server, Measurement[]>(targets.map((t) => [t, []]));
   for (let rep = 1; rep <= SETTINGS.reps; rep++) {
     for (const target of targets) {
       await quiet(targets);
-      const m = await measure(load, target, otherOf(target), workload, SETTINGS.duration);
+      const m = await measure(load, target, otherOf(target), workload, SETTINGS.duration, recordsOf(target));
       measured.get(target)!.push(m);
       log(
         `${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.cpu?.server)} / wrk ${pct(m.cpu?.generator)} / all cores ${pct(m.cpu?.machine)} / idle server ${pct(m.cpu?.idleServer)} / stolen ${pct(m.cpu?.stolen)}`,
@@ -257,7 +290,13 @@ async function runWorkload(load: LoadGenerator, service: Server, raw: Server, wo
   const scale = isBatchIngest(workload) ? SETTINGS.batch : 1;
   const serviceSeries = series(measured.get(service)!, service.peakRssMb(), scale);
   const rawSeries = series(measured.get(raw)!, raw.peakRssMb(), scale);
-  results.workloads.push({ workload, service: serviceSeries, raw: rawSeries, ratio: serviceSeries.perSecond / rawSeries.perSecond });
+  results.workloads.push({
+    workload,
+    service: serviceSeries,
+    raw: rawSeries,
+    ratio: serviceSeries.perSecond / rawSeries.perSecond,
+    ...(companion && { serviceAtBaseline: series(measured.get(companion.service)!, companion.service.peakRssMb(), scale) }),
+  });
 }
 
 /** W5: full streamed reads of a family of `records`, peak RSS measured over the reads alone (and with the preload). */
@@ -321,6 +360,50 @@ async function startPair(
   };
 }
 
+/**
+ * The scaling run's comparison: a second service, on a database of its own, holding the first
+ * `records` of the same records, measured in every repetition right after the main service.
+ * Compared with a 10k run's file instead, the scaling ratio also measured the machine's drift
+ * between the two runs: on a 2-core Xeon VM one 10k run read W3U at 10,644, 6,634 and 10,171
+ * req/s by repetition, and its median over the 1M run's 7,391 gave 0.72 (2026-11-29).
+ */
+async function startCompanion(load: LoadGenerator, records: number, results: BenchResults): Promise<Companion> {
+  const database = await freshDatabase('scaling');
+  const drop = track(() => database.drop());
+  log(`starting the ${records.toLocaleString('en')}-record service the scaling ratios compare with`);
+  const started = await startService(database.url, JWT_SECRET, 'service-scaling.log');
+  const service: Server = { ...started, name: `service at ${records >= 1000 ? `${records / 1000}k` : records}` };
+  const stopService = track(() => service.stop());
+  await preload(load, service, records, results, 'scaling');
+  await database.settle();
+  let holds = records;
+  return {
+    service,
+    records,
+    topUp: async (to) => {
+      if (to <= holds) return;
+      log(`W4: topping ${service.name} up with records ${holds.toLocaleString('en')}..${(to - 1).toLocaleString('en')}`);
+      const reply = await load.call({
+        type: 'preload',
+        url: service.url,
+        token: TOKEN,
+        from: holds,
+        to,
+        batch: SETTINGS.batch,
+        inFlight: 2,
+      });
+      if (reply.type !== 'preloaded') throw new Error(`unexpected reply ${reply.type}`);
+      holds = to;
+      await database.settle();
+    },
+    done: async () => {
+      results.serviceLog.push({ phase: 'scaling', lines: service.lineCount(), tail: service.output(), file: service.logFile });
+      await stopService();
+      await drop();
+    },
+  };
+}
+
 /** Linux's id of the current boot; undefined elsewhere. */
 function bootId(): string | undefined {
   try {
@@ -368,6 +451,11 @@ async function main(): Promise<void> {
   // answered W1 ~11 % slower (2026-11-29, 1M: service 13.7k against 15.5k req/s, raw 30.9k
   // against 34.6k), so the scaling ratios had measured W5's wake, not the table's size.
   const main = await startPair(load, 'main', RECORDS, results);
+  const companion =
+    RECORDS !== BASELINE_RECORDS && !args['scaling-from-file'] && !args['cpu-prof']
+      ? await startCompanion(load, BASELINE_RECORDS, results)
+      : undefined;
+  if (companion) results.scalingBaseline = 'alternated';
   let w5Pending = !args['skip-w5'] && RECORDS >= W5_RECORDS;
   for (const workload of WORKLOADS) {
     if (w5Pending && writesToFamily(workload)) {
@@ -376,9 +464,11 @@ async function main(): Promise<void> {
     }
     if (isBatchIngest(workload) && W4_FAMILY > RECORDS && results.w4Family === undefined)
       await topUp(load, main, RECORDS, W4_FAMILY, results);
-    await runWorkload(load, main.service, main.raw, workload, results);
+    if (isBatchIngest(workload)) await companion?.topUp(W4_FAMILY);
+    await runWorkload(load, main.service, main.raw, workload, results, companion);
   }
   if (w5Pending) await runW5(load, main.service, main.raw, RECORDS, results);
+  await companion?.done();
   await main.done();
 
   // W5 phase: a fresh service and raw server, each loaded with a 1M-record family.
@@ -395,7 +485,9 @@ async function main(): Promise<void> {
   const suffix = DB_KIND === 'postgres' ? '-postgres' : '';
   const baselineFile = join(RESULTS, `latest-10k${suffix}.json`);
   const baseline =
-    RECORDS !== 10_000 && existsSync(baselineFile) ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as BenchResults) : undefined;
+    RECORDS !== BASELINE_RECORDS && !companion && existsSync(baselineFile)
+      ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as BenchResults)
+      : undefined;
   const markdown = toMarkdown(results, baseline);
   process.stdout.write(`\n${markdown}\n`);
   if (args['cpu-prof']) {
@@ -413,7 +505,7 @@ async function main(): Promise<void> {
         ? `${RECORDS / 1000}k`
         : String(RECORDS);
   writeFileSync(join(RESULTS, `${DB_KIND}-${size}.md`), markdown);
-  if (RECORDS === 10_000) writeFileSync(baselineFile, JSON.stringify(results, null, 2) + '\n');
+  if (RECORDS === BASELINE_RECORDS) writeFileSync(baselineFile, JSON.stringify(results, null, 2) + '\n');
   log(`done in ${results.seconds.toFixed(0)} s; written to bench/results/latest.md`);
 }
 

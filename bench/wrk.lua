@@ -2,7 +2,8 @@
 -- Requests are built here in LuaJIT, not in JavaScript, so that the generator stays far from
 -- saturating its core (load.ts samples its CPU and the server's and prints both).
 --
--- Arguments (after --): workload, data directory, first new-record number, batch size, W3 path.
+-- Arguments (after --): workload, data directory, first new-record number, batch size, W3 path,
+-- records the server holds (reads pick among the first that many of the data's records).
 -- Every answer is checked (status and exact body length): the expected length is found from the
 -- answer itself (the first record's id), since wrk does not say which request an answer is for.
 local workload, dir, first, batch, w3path
@@ -19,7 +20,7 @@ end
 
 function init(args)
   workload, dir, first, batch, w3path = args[1], args[2], tonumber(args[3]), tonumber(args[4]), args[5]
-  records = read_numbers(dir .. "/lens.txt", lens)
+  records = math.min(read_numbers(dir .. "/lens.txt", lens), tonumber(args[6]) or math.huge)
   read_numbers(dir .. "/groups.txt", groups)
   local i = 0
   for line in io.lines(dir .. "/templates.txt") do

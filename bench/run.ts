@@ -211,15 +211,16 @@ async function preload(load: LoadGenerator, server: Server, records: number, res
   log(`  ${server.name}: ${(records / reply.seconds).toFixed(0)} records/s, peak RSS ${server.peakRssMb().toFixed(0)} MB`);
 }
 
-/** Before W4: preloaded-style records [from, to) into both, so that W4 writes into a family of at least `to` records. */
+/** Before W4: preloaded-style records [from, to) into `servers`, so that W4 writes into a family of at least `to` records. */
 async function topUp(
   load: LoadGenerator,
-  pair: { service: Server; raw: Server; settle: () => Promise<void> },
+  servers: readonly Server[],
+  settle: () => Promise<void>,
   from: number,
   to: number,
   results: BenchResults,
 ): Promise<void> {
-  for (const server of [pair.service, pair.raw]) {
+  for (const server of servers) {
     log(`W4: topping ${server.name} up with records ${from.toLocaleString('en')}..${(to - 1).toLocaleString('en')}`);
     const reply = await load.call({ type: 'preload', url: server.url, token: TOKEN, from, to, batch: SETTINGS.batch, inFlight: 2 });
     if (reply.type !== 'preloaded') throw new Error(`unexpected reply ${reply.type}`);
@@ -232,8 +233,7 @@ async function topUp(
       peakRssMb: server.peakRssMb(),
     });
   }
-  await pair.settle();
-  results.w4Family = to;
+  await settle();
 }
 
 function writesToFamily(workload: Workload): boolean {
@@ -382,19 +382,8 @@ async function startCompanion(load: LoadGenerator, records: number, results: Ben
     records,
     topUp: async (to) => {
       if (to <= holds) return;
-      log(`W4: topping ${service.name} up with records ${holds.toLocaleString('en')}..${(to - 1).toLocaleString('en')}`);
-      const reply = await load.call({
-        type: 'preload',
-        url: service.url,
-        token: TOKEN,
-        from: holds,
-        to,
-        batch: SETTINGS.batch,
-        inFlight: 2,
-      });
-      if (reply.type !== 'preloaded') throw new Error(`unexpected reply ${reply.type}`);
+      await topUp(load, [service], () => database.settle(), holds, to, results);
       holds = to;
-      await database.settle();
     },
     done: async () => {
       results.serviceLog.push({ phase: 'scaling', lines: service.lineCount(), tail: service.output(), file: service.logFile });
@@ -462,8 +451,10 @@ async function main(): Promise<void> {
       await runW5(load, main.service, main.raw, RECORDS, results);
       w5Pending = false;
     }
-    if (isBatchIngest(workload) && W4_FAMILY > RECORDS && results.w4Family === undefined)
-      await topUp(load, main, RECORDS, W4_FAMILY, results);
+    if (isBatchIngest(workload) && W4_FAMILY > RECORDS && results.w4Family === undefined) {
+      await topUp(load, [main.service, main.raw], main.settle, RECORDS, W4_FAMILY, results);
+      results.w4Family = W4_FAMILY;
+    }
     if (isBatchIngest(workload)) await companion?.topUp(W4_FAMILY);
     await runWorkload(load, main.service, main.raw, workload, results, companion);
   }

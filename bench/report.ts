@@ -46,8 +46,6 @@ export interface BenchResults {
     /** The scaling run's 10k service, measured in each repetition right after `service`. */
     serviceAtBaseline?: Series;
   }[];
-  /** Set when the scaling ratios compare with a 10k service measured in this run. */
-  scalingBaseline?: 'alternated';
   w5?: { records: number; service: Series; raw: Series; ratio: number; servicePeakWithPreloadMb: number };
   /** Records the family held at least before W4 (topped up to `--w4-family`). */
   w4Family?: number;
@@ -167,7 +165,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   out.push('');
 
   if (r.records !== 10_000) {
-    if (r.scalingBaseline === 'alternated') {
+    if (r.workloads.some((w) => w.serviceAtBaseline)) {
       out.push(
         `Scaling: ${int(r.records)} records against a service of 10,000 records run beside it, on a database of its own, its window right after this service's in every repetition (\`--scaling-from-file\` compares with the last 10k run's file instead):`,
         '',

@@ -188,17 +188,11 @@ async function quiet(servers: readonly Server[]): Promise<void> {
   if (waited > QUIET_LOGGED_MS) log(`waited ${(waited / 1000).toFixed(1)} s for quiet (busy: ${wasBusy.join(', ')})`);
 }
 
-async function preload(load: LoadGenerator, server: Server, records: number, results: BenchResults, phase: string): Promise<void> {
-  log(`preloading ${records.toLocaleString('en')} records into ${server.name}`);
-  const reply = await load.call({
-    type: 'preload',
-    url: server.url,
-    token: TOKEN,
-    from: 0,
-    to: records,
-    batch: SETTINGS.batch,
-    inFlight: 2,
-  });
+/** Loads preloaded-style records [from, to) into `server`, with POSTs of a batch each. */
+async function preload(load: LoadGenerator, server: Server, from: number, to: number, results: BenchResults, phase: string): Promise<void> {
+  const records = to - from;
+  log(`${phase}: loading records ${from.toLocaleString('en')}..${(to - 1).toLocaleString('en')} into ${server.name}`);
+  const reply = await load.call({ type: 'preload', url: server.url, token: TOKEN, from, to, batch: SETTINGS.batch, inFlight: 2 });
   if (reply.type !== 'preloaded') throw new Error(`unexpected reply ${reply.type}`);
   results.preloads.push({
     phase,
@@ -211,7 +205,7 @@ async function preload(load: LoadGenerator, server: Server, records: number, res
   log(`  ${server.name}: ${(records / reply.seconds).toFixed(0)} records/s, peak RSS ${server.peakRssMb().toFixed(0)} MB`);
 }
 
-/** Before W4: preloaded-style records [from, to) into `servers`, so that W4 writes into a family of at least `to` records. */
+/** Before W4: records [from, to) into `servers`, so that W4 writes into a family of at least `to` records. */
 async function topUp(
   load: LoadGenerator,
   servers: readonly Server[],
@@ -220,19 +214,7 @@ async function topUp(
   to: number,
   results: BenchResults,
 ): Promise<void> {
-  for (const server of servers) {
-    log(`W4: topping ${server.name} up with records ${from.toLocaleString('en')}..${(to - 1).toLocaleString('en')}`);
-    const reply = await load.call({ type: 'preload', url: server.url, token: TOKEN, from, to, batch: SETTINGS.batch, inFlight: 2 });
-    if (reply.type !== 'preloaded') throw new Error(`unexpected reply ${reply.type}`);
-    results.preloads.push({
-      phase: 'before W4',
-      target: server.name,
-      records: to - from,
-      seconds: reply.seconds,
-      perSecond: (to - from) / reply.seconds,
-      peakRssMb: server.peakRssMb(),
-    });
-  }
+  for (const server of servers) await preload(load, server, from, to, results, 'before W4');
   await settle();
 }
 
@@ -329,33 +311,60 @@ async function runW5(load: LoadGenerator, service: Server, raw: Server, records:
   };
 }
 
-/** One fresh database, one service, one raw server, both preloaded with `records`; `done` stops them and drops the database. */
+interface StartedService {
+  service: Server;
+  settle: () => Promise<void>;
+  /** Stops the service and drops its database. */
+  done: () => Promise<void>;
+}
+
+/** One fresh database and a service on it, preloaded with `records`. */
+async function startLoadedService(
+  load: LoadGenerator,
+  tag: string,
+  records: number,
+  results: BenchResults,
+  name?: string,
+): Promise<StartedService & { label: string }> {
+  const database: BenchDatabase = await freshDatabase(tag);
+  const drop = track(() => database.drop());
+  const started = await startService(database.url, JWT_SECRET, `service-${tag}.log`, args['cpu-prof']);
+  const service: Server = name ? { ...started, name } : started;
+  log(`started ${service.name} (${database.label})`);
+  const stopService = track(() => service.stop());
+  await preload(load, service, 0, records, results, tag);
+  await database.settle();
+  return {
+    service,
+    label: database.label,
+    settle: () => database.settle(),
+    done: async () => {
+      results.serviceLog.push({ phase: tag, lines: service.lineCount(), tail: service.output(), file: service.logFile });
+      await stopService();
+      await drop();
+    },
+  };
+}
+
+/** A service and the raw server, both preloaded with `records`; `done` stops them and drops the database. */
 async function startPair(
   load: LoadGenerator,
   tag: string,
   records: number,
   results: BenchResults,
-): Promise<{ service: Server; raw: Server; settle: () => Promise<void>; done: () => Promise<void> }> {
-  const database: BenchDatabase = await freshDatabase(tag);
-  const drop = track(() => database.drop());
-  results.database = database.label;
-  log(`starting service (${database.label}) and raw server`);
-  const service = await startService(database.url, JWT_SECRET, `service-${tag}.log`, args['cpu-prof']);
-  const stopService = track(() => service.stop());
+): Promise<StartedService & { raw: Server }> {
+  const { service, label, settle, done } = await startLoadedService(load, tag, records, results);
+  results.database = label;
   const raw = await startRawServer(TOKEN, `raw-${tag}.log`);
   const stopRaw = track(() => raw.stop());
-  await preload(load, service, records, results, tag);
-  await preload(load, raw, records, results, tag);
-  await database.settle();
+  await preload(load, raw, 0, records, results, tag);
   return {
     service,
     raw,
-    settle: () => database.settle(),
+    settle,
     done: async () => {
-      results.serviceLog.push({ phase: tag, lines: service.lineCount(), tail: service.output(), file: service.logFile });
       await stopRaw();
-      await stopService();
-      await drop();
+      await done();
     },
   };
 }
@@ -368,28 +377,18 @@ async function startPair(
  * req/s by repetition, and its median over the 1M run's 7,391 gave 0.72 (2026-11-29).
  */
 async function startCompanion(load: LoadGenerator, records: number, results: BenchResults): Promise<Companion> {
-  const database = await freshDatabase('scaling');
-  const drop = track(() => database.drop());
-  log(`starting the ${records.toLocaleString('en')}-record service the scaling ratios compare with`);
-  const started = await startService(database.url, JWT_SECRET, 'service-scaling.log');
-  const service: Server = { ...started, name: `service at ${records >= 1000 ? `${records / 1000}k` : records}` };
-  const stopService = track(() => service.stop());
-  await preload(load, service, records, results, 'scaling');
-  await database.settle();
+  const name = `service at ${records >= 1000 ? `${records / 1000}k` : records}`;
+  const { service, settle, done } = await startLoadedService(load, 'scaling', records, results, name);
   let holds = records;
   return {
     service,
     records,
     topUp: async (to) => {
       if (to <= holds) return;
-      await topUp(load, [service], () => database.settle(), holds, to, results);
+      await topUp(load, [service], settle, holds, to, results);
       holds = to;
     },
-    done: async () => {
-      results.serviceLog.push({ phase: 'scaling', lines: service.lineCount(), tail: service.output(), file: service.logFile });
-      await stopService();
-      await drop();
-    },
+    done,
   };
 }
 
@@ -444,7 +443,6 @@ async function main(): Promise<void> {
     RECORDS > BASELINE_RECORDS && !args['scaling-from-file'] && !args['cpu-prof']
       ? await startCompanion(load, BASELINE_RECORDS, results)
       : undefined;
-  if (companion) results.scalingBaseline = 'alternated';
   let w5Pending = !args['skip-w5'] && RECORDS >= W5_RECORDS;
   for (const workload of WORKLOADS) {
     if (w5Pending && writesToFamily(workload)) {

@@ -71,8 +71,10 @@ describeOnce('production start (dist/, runtime dependencies only)', () => {
     }
   });
 
-  it('starts with a 32 MB young generation and a bounded old one, and the README gives containers the same command as `npm start`', () => {
-    expect(START_NODE_FLAGS).toEqual(expect.arrayContaining(['--max-semi-space-size=32', '--heap-growing-percent=50']));
+  it('starts with a 32 MB young generation, a bounded old one and no pretenuring, and the README gives containers the same command as `npm start`', () => {
+    expect(START_NODE_FLAGS).toEqual(
+      expect.arrayContaining(['--max-semi-space-size=32', '--heap-growing-percent=50', '--no-allocation-site-pretenuring']),
+    );
     const start = `node ${[...START_NODE_FLAGS, 'dist/apps/inventory/src/main.js'].join(' ')}`;
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\n\s*/g, ' ');
     const containerCommands = [...readme.matchAll(/(?:as a container's command:|In a container\*\*, run) `?(node [^`\n]*?main\.js)/g)].map(

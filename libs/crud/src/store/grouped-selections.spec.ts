@@ -158,6 +158,30 @@ describe('GroupedSelections', () => {
     expect(await second).toEqual([RECORDS[4], RECORDS[3]]);
   });
 
+  it('gives every group of one size the same statement, and keeps it right for texts past what it remembers', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    const branches = (text: string, size: number) =>
+      Array.from({ length: size }, (_, g) => `(${text.replace('SELECT ', `SELECT ${g} AS g, `)})`).join(' UNION ALL ');
+    // A read in flight and `waiting` reads waiting on it, which then go as one statement.
+    const groupAfter = async (text: string, waiting: number) => {
+      void reads.rows(read('a', 10, text), undefined);
+      const group = Array.from({ length: waiting }, () => reads.rows(read('b', 10, text), undefined));
+      sent.at(-1)!.finish();
+      await settled();
+      sent.at(-1)!.finish();
+      await Promise.all(group);
+      return sent.at(-1)!.sql;
+    };
+    const shared = [await groupAfter(TEXT, 3), await groupAfter(TEXT, 2), await groupAfter(TEXT, 3), await groupAfter(TEXT, 2)];
+    expect(shared).toEqual([branches(TEXT, 3), branches(TEXT, 2), branches(TEXT, 3), branches(TEXT, 2)]);
+    // A text whose statements alone pass the 2M characters remembered pushes the others out.
+    const long = `${TEXT} /* ${'x'.repeat(1_000_000)} */`;
+    expect(await groupAfter(long, 3)).toBe(branches(long, 3));
+    expect(await groupAfter(long, 3)).toBe(branches(long, 3));
+    expect(await groupAfter(TEXT, 3)).toBe(branches(TEXT, 3));
+  });
+
   it('fails every read of a shared statement that fails', async () => {
     const { sent, statements } = database();
     const reads = new GroupedSelections(statements);

@@ -33,6 +33,12 @@ export const SLOW_TEXT_APART_MS = 10_000;
 
 /** Texts kept apart are remembered up to this many (the oldest forgotten first). */
 const MAX_TEXTS_KEPT_APART = 1000;
+/**
+ * Shared statements are remembered up to this many characters in all, the oldest text's
+ * forgotten first: a query within the caps can have thousands of placeholders, and a text's
+ * statements repeat it 2 + 3 + … + `GROUPED_SELECTION_MAX` times.
+ */
+const MAX_SHARED_TEXT_CHARS = 2_000_000;
 
 interface Waiting {
   fragment: SqlFragment;
@@ -91,6 +97,12 @@ export class GroupedSelections {
   private readonly texts = new Map<string, TextState>();
   /** Texts whose reads run alone, until the time each maps to. */
   private readonly apart = new Map<string, number>();
+  /**
+   * Each text's shared statements, by group size, built once: the same string each time also
+   * lets the store find what it derived from it without reading it through again.
+   */
+  private readonly sharedTexts = new Map<string, string[]>();
+  private sharedTextChars = 0;
 
   constructor(
     private readonly statements: SelectionStatements,
@@ -113,6 +125,22 @@ export class GroupedSelections {
       if (state.waiting.length >= GROUPED_SELECTION_MAX) this.sendWaiting(text);
       else state.timer ??= setTimeout(() => this.sendWaiting(text), SLOW_STATEMENT_MS);
     });
+  }
+
+  private sharedText(text: string, size: number): string {
+    const known = this.sharedTexts.get(text)?.[size];
+    if (known !== undefined) return known;
+    const sql = sharedStatement(text, size);
+    const bySize = this.sharedTexts.get(text) ?? [];
+    bySize[size] = sql;
+    this.sharedTexts.set(text, bySize);
+    this.sharedTextChars += sql.length;
+    while (this.sharedTextChars > MAX_SHARED_TEXT_CHARS) {
+      const [oldest, statements] = this.sharedTexts.entries().next().value!;
+      this.sharedTexts.delete(oldest);
+      for (const statement of statements) this.sharedTextChars -= statement?.length ?? 0;
+    }
+    return sql;
   }
 
   private keptApart(text: string): boolean {
@@ -182,7 +210,7 @@ export class GroupedSelections {
       }
       return;
     }
-    const sql = group.map((_read, g) => `(${text.replace(/^SELECT /, `SELECT ${g} AS g, `)})`).join(' UNION ALL ');
+    const sql = this.sharedText(text, group.length);
     const params: unknown[] = [];
     for (const read of group) params.push(...read.fragment.params);
     const statement: SharedStatement = { reads: group };
@@ -198,6 +226,11 @@ export class GroupedSelections {
     for (const { g, seq, id, doc } of rows) answers[g].push({ seq, id, doc });
     group.forEach((read, g) => settle(read, () => read.resolve(answers[g])));
   }
+}
+
+/** `size` reads of `text` as one statement: each parenthesized, tagged with its position `g`, joined by `UNION ALL`. */
+function sharedStatement(text: string, size: number): string {
+  return Array.from({ length: size }, (_read, g) => `(${text.replace(/^SELECT /, `SELECT ${g} AS g, `)})`).join(' UNION ALL ');
 }
 
 /** How many of the first reads waiting one statement takes: within both caps, and at least one. */

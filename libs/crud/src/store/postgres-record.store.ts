@@ -21,7 +21,7 @@ import { PostgresPathKeys } from './postgres-path-keys';
 import { GroupedRecordReads } from './grouped-record-reads';
 import { GroupedInserts } from './grouped-inserts';
 import { GroupedSelections, GroupRow } from './grouped-selections';
-import { statementName, StatementNames } from './statement-names';
+import { ReadStatements, statementName, StatementNames } from './statement-names';
 import { selectionPlan } from './selection-plan';
 import { readSelection, SelectionQueries } from './selection-reader';
 import { encodePostgresText, postgresDialect, toPostgresPlaceholders } from './sql-dialect';
@@ -69,6 +69,12 @@ export class PostgresRecordStore extends RecordStore {
   private readonly inserts = new GroupedInserts((family, records, valueIndex) => this.insertNow(family, records, valueIndex));
   private readonly recordReads = new GroupedRecordReads((families, ids) => this.readRecordsNow(families, ids));
   private readonly readNames = new StatementNames();
+  /** Reads of records: `doc` comes back as its stored text, which the answer writes as it is. */
+  private readonly recordStatements = new ReadStatements(
+    (sql) => toPostgresPlaceholders(sql.replaceAll('r.doc FROM', 'r.doc::text AS doc FROM')),
+    this.readNames,
+  );
+  private readonly plainStatements = new ReadStatements(toPostgresPlaceholders, this.readNames);
   private readonly pathKeys = new PostgresPathKeys();
   private readonly selections = new GroupedSelections({
     alone: (fragment, budget) => this.onConnectionOfItsOwn(budget, (on) => this.rows(on, fragment)),
@@ -516,8 +522,8 @@ export class PostgresRecordStore extends RecordStore {
 
   /** Rows of records (`r.seq, r.id, r.doc`, `doc` as its stored text) of a statement written with `?` placeholders. */
   private async recordRows<T extends StoredRow>(client: Pool | PoolClient, sql: string, params: unknown[]): Promise<T[]> {
-    const text = toPostgresPlaceholders(sql.replaceAll('r.doc FROM', 'r.doc::text AS doc FROM'));
-    return withNumericSeqs(await this.run<T>(client, text, params, this.readNames.nameOf(text)));
+    const { text, name } = this.recordStatements.of(sql);
+    return withNumericSeqs(await this.run<T>(client, text, params, name));
   }
 
   private async readRecordsNow(families: string[], ids: string[]): Promise<(StoredRow & { family: string })[]> {
@@ -528,14 +534,14 @@ export class PostgresRecordStore extends RecordStore {
   }
 
   private async seqs(client: Pool | PoolClient, fragment: SqlFragment): Promise<number[]> {
-    const sql = toPostgresPlaceholders(fragment.sql);
-    const result = await this.run<{ seq: string }>(client, sql, fragment.params, this.readNames.nameOf(sql));
+    const { text, name } = this.plainStatements.of(fragment.sql);
+    const result = await this.run<{ seq: string }>(client, text, fragment.params, name);
     return result.map((row) => Number(row.seq));
   }
 
   private async texts(client: Pool | PoolClient, fragment: SqlFragment): Promise<string[]> {
-    const sql = toPostgresPlaceholders(fragment.sql);
-    const result = await this.run<[string]>(client, sql, fragment.params, this.readNames.nameOf(sql), 'array');
+    const { text, name } = this.plainStatements.of(fragment.sql);
+    const result = await this.run<[string]>(client, text, fragment.params, name, 'array');
     return result.map(([text]) => text);
   }
 

@@ -1,4 +1,4 @@
-import { statementName, StatementNames } from './statement-names';
+import { ReadStatements, statementName, StatementNames } from './statement-names';
 
 describe('StatementNames', () => {
   it('gives a text the same name every time, and different texts different names', () => {
@@ -32,5 +32,36 @@ describe('StatementNames', () => {
     expect(statementName('write', 'INSERT 1')).not.toBe(statementName('write', 'INSERT 2'));
     expect(statementName('write', 'INSERT 1')).toMatch(/^inventory-write-/);
     expect(new StatementNames().nameOf('INSERT 1')).toBe(statementName('read', 'INSERT 1'));
+  });
+});
+
+describe('ReadStatements', () => {
+  const numbered = (sql: string) => {
+    let index = 0;
+    return sql.replace(/\?/g, () => `$${++index}`);
+  };
+
+  it("turns a text into pg's once, and names the result as StatementNames does", () => {
+    const turned: string[] = [];
+    const statements = new ReadStatements((sql) => {
+      turned.push(sql);
+      return numbered(sql);
+    }, new StatementNames());
+    const first = statements.of('SELECT ? + ?');
+    expect(first).toEqual({ text: 'SELECT $1 + $2', name: statementName('read', 'SELECT $1 + $2') });
+    expect(statements.of('SELECT ? + ?')).toBe(first);
+    expect(statements.of('SELECT ?')).toEqual({ text: 'SELECT $1', name: statementName('read', 'SELECT $1') });
+    expect(turned).toEqual(['SELECT ? + ?', 'SELECT ?']);
+  });
+
+  it('counts the texts of every instance sharing one StatementNames against its cap, and runs later texts unnamed', () => {
+    const names = new StatementNames(2);
+    const plain = new ReadStatements(numbered, names);
+    const other = new ReadStatements((sql) => `${numbered(sql)} -- other`, names);
+    expect(plain.of('SELECT ?').name).toBeDefined();
+    expect(other.of('SELECT ?').name).toBeDefined();
+    expect(plain.of('SELECT ?, ?')).toEqual({ text: 'SELECT $1, $2', name: undefined });
+    expect(other.of('SELECT ?, ?')).toEqual({ text: 'SELECT $1, $2 -- other', name: undefined });
+    expect(plain.of('SELECT ?').name).toBe(statementName('read', 'SELECT $1'));
   });
 });

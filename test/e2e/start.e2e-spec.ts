@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verify } from 'jsonwebtoken';
 import {
+  BUILT_MAIN,
   ensureBuilt,
   ROOT,
   RUNTIME_DEPENDENCIES_ONLY,
@@ -69,6 +70,22 @@ describeOnce('production start (dist/, runtime dependencies only)', () => {
       await service.stop('SIGKILL');
       rmSync(elsewhere, { recursive: true, force: true });
     }
+  });
+
+  it('turns pretenuring off itself when node was started without the flag, and keeps a command line that names it', () => {
+    const settings = join(ROOT, 'dist', 'apps', 'inventory', 'src', 'startup', 'v8-settings.js');
+    // Objects of one site that outlive scavenges: with pretenuring on, V8 traces its verdicts on the site.
+    const survivors =
+      'let keep = []; for (let r = 0; r < 200; r++) { for (let i = 0; i < 20000; i++) keep.push({ i, s: "x" + i }); if (keep.length > 200000) keep = keep.slice(100000); }';
+    const verdicts = (...flags: string[]) => {
+      const run = spawnSync(process.execPath, ['--trace-pretenuring-statistics', ...flags, '-e', survivors], { encoding: 'utf8' });
+      expect(run.status).toBe(0);
+      return run.stdout.split('\n').filter((line) => line.includes('pretenuring: AllocationSite')).length;
+    };
+    expect(verdicts()).toBeGreaterThan(0);
+    expect(verdicts('--require', settings)).toBe(0);
+    expect(verdicts('--allocation-site-pretenuring', '--require', settings)).toBeGreaterThan(0);
+    expect(readFileSync(BUILT_MAIN, 'utf8').match(/require\("[^"]+"\)/)?.[0]).toBe('require("./startup/v8-settings")');
   });
 
   it('starts with a 32 MB young generation, a bounded old one and no pretenuring, and the README gives containers the same command as `npm start`', () => {

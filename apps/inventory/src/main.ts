@@ -1,3 +1,5 @@
+// First: V8 settings before anything else allocates (see the module).
+import './startup/v8-settings';
 import './library-paths';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';

@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 /** `--allocation-site-pretenuring` or its `no-` form, as node takes it (dashes or underscores). */
 const PRETENURING_FLAG = /^--(no[-_])?allocation[-_]site[-_]pretenuring$/;
 
-/**
+/*
  * V8's allocation-site pretenuring, off however the service was started (README, "Production
  * start"). `npm start` and the README's container command pass `--no-allocation-site-pretenuring`;
  * this covers a start without it (`node dist/apps/inventory/src/main.js`, a process manager's own
@@ -13,10 +13,4 @@ const PRETENURING_FLAG = /^--(no[-_])?allocation[-_]site[-_]pretenuring$/;
  * own, it takes effect (checked on Node 20, 22 and 24 with `--trace-pretenuring-statistics`). A
  * command line that names the flag either way keeps its choice.
  */
-export function turnOffPretenuringUnlessChosen(execArgv: readonly string[] = process.execArgv): boolean {
-  if (execArgv.some((arg) => PRETENURING_FLAG.test(arg))) return false;
-  setFlagsFromString('--no-allocation-site-pretenuring');
-  return true;
-}
-
-turnOffPretenuringUnlessChosen();
+if (!process.execArgv.some((arg) => PRETENURING_FLAG.test(arg))) setFlagsFromString('--no-allocation-site-pretenuring');

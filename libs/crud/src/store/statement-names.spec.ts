@@ -1,3 +1,4 @@
+import { toPostgresPlaceholders } from './sql-dialect';
 import { ReadStatements, statementName, StatementNames } from './statement-names';
 
 describe('StatementNames', () => {
@@ -36,16 +37,11 @@ describe('StatementNames', () => {
 });
 
 describe('ReadStatements', () => {
-  const numbered = (sql: string) => {
-    let index = 0;
-    return sql.replace(/\?/g, () => `$${++index}`);
-  };
-
   it("turns a text into pg's once, and names the result as StatementNames does", () => {
     const turned: string[] = [];
     const statements = new ReadStatements((sql) => {
       turned.push(sql);
-      return numbered(sql);
+      return toPostgresPlaceholders(sql);
     }, new StatementNames());
     const first = statements.of('SELECT ? + ?');
     expect(first).toEqual({ text: 'SELECT $1 + $2', name: statementName('read', 'SELECT $1 + $2') });
@@ -56,8 +52,8 @@ describe('ReadStatements', () => {
 
   it('counts the texts of every instance sharing one StatementNames against its cap, and runs later texts unnamed', () => {
     const names = new StatementNames(2);
-    const plain = new ReadStatements(numbered, names);
-    const other = new ReadStatements((sql) => `${numbered(sql)} -- other`, names);
+    const plain = new ReadStatements(toPostgresPlaceholders, names);
+    const other = new ReadStatements((sql) => `${toPostgresPlaceholders(sql)} -- other`, names);
     expect(plain.of('SELECT ?').name).toBeDefined();
     expect(other.of('SELECT ?').name).toBeDefined();
     expect(plain.of('SELECT ?, ?')).toEqual({ text: 'SELECT $1, $2', name: undefined });

@@ -148,6 +148,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
     out.push(
       `- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk/all cores/idle server/stolen: ${cpus(w.service)} | ${cpus(w.raw)}); ratios ${paired}`,
     );
+    if (w.service.cpu && w.raw.cpu) out.push(`  ${costAndBusy(w.service, w.raw)}`);
   }
   if (r.w5) {
     out.push(
@@ -243,4 +244,21 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
 /** Whether two runs ran on one machine since its last boot (runs from before boot ids were kept never match). */
 function sameMachine(a: BenchResults['machine'], b: BenchResults['machine']): boolean {
   return a.bootId !== undefined && a.bootId === b.bootId;
+}
+
+/**
+ * Each repetition's ratio as the product of two: how much of its core each server kept busy
+ * (server CPU % over raw CPU %) and what an answer cost each in CPU (raw µs over service µs).
+ * A miss whose busy share is short while the cost is even is time the service waited (for
+ * PostgreSQL, say), not work it did; one whose cost ratio is short is work.
+ */
+function costAndBusy(service: Series, raw: Series): string {
+  const busy = (x: Series, k: number): number => x.cpu![k]?.server ?? NaN;
+  const micros = (x: Series, k: number): number => (busy(x, k) * 10_000) / x.reps[k];
+  const each = (f: (k: number) => string): string => service.reps.map((_rep, k) => f(k)).join(', ');
+  const digits = (n: number): string => n.toFixed(n < 10 ? 1 : 0);
+  return (
+    `µs of the server's CPU per answer (W4: per record): ${each((k) => digits(micros(service, k)))} | ${each((k) => digits(micros(raw, k)))}; ` +
+    `ratio = busy share × cost ratio: ${each((k) => `${(busy(service, k) / busy(raw, k)).toFixed(2)} × ${(micros(raw, k) / micros(service, k)).toFixed(2)}`)}`
+  );
 }

@@ -18,6 +18,11 @@ function read(from: string, limit = 10, sql = TEXT): SqlFragment {
   return { sql, params: ['event', from, limit], shareable: true };
 }
 
+/** The statement `size` reads of `text` share: each branch tagged with its position `g`. */
+function sharedOf(text: string, size: number): string {
+  return Array.from({ length: size }, (_, g) => `(${text.replace('SELECT ', `SELECT ${g} AS g, `)})`).join(' UNION ALL ');
+}
+
 const RECORDS: StoredRow[] = ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ seq: i + 1, id, doc: `{"id":"${id}"}` }));
 
 function answer([, from, limit]: unknown[]): StoredRow[] {
@@ -98,8 +103,7 @@ describe('GroupedSelections', () => {
     sent[0].finish();
     await first;
     expect(sent).toHaveLength(2);
-    const branch = (g: number) => `(${TEXT.replace('SELECT ', `SELECT ${g} AS g, `)})`;
-    expect(sent[1].sql).toBe([0, 1, 2].map(branch).join(' UNION ALL '));
+    expect(sent[1].sql).toBe(sharedOf(TEXT, 3));
     expect(sent[1].params).toEqual(['event', 'a', 2, 'event', 'c', 10, 'event', 'z', 10]);
     sent[1].finish();
     expect(await Promise.all(waiting)).toEqual([[RECORDS[4], RECORDS[3]], [RECORDS[4], RECORDS[3], RECORDS[2]], []]);
@@ -161,8 +165,6 @@ describe('GroupedSelections', () => {
   it('gives every group of one size the same statement, and keeps it right for texts past what it remembers', async () => {
     const { sent, statements } = database();
     const reads = new GroupedSelections(statements);
-    const branches = (text: string, size: number) =>
-      Array.from({ length: size }, (_, g) => `(${text.replace('SELECT ', `SELECT ${g} AS g, `)})`).join(' UNION ALL ');
     // A read in flight and `waiting` reads waiting on it, which then go as one statement.
     const groupAfter = async (text: string, waiting: number) => {
       void reads.rows(read('a', 10, text), undefined);
@@ -174,12 +176,12 @@ describe('GroupedSelections', () => {
       return sent.at(-1)!.sql;
     };
     const shared = [await groupAfter(TEXT, 3), await groupAfter(TEXT, 2), await groupAfter(TEXT, 3), await groupAfter(TEXT, 2)];
-    expect(shared).toEqual([branches(TEXT, 3), branches(TEXT, 2), branches(TEXT, 3), branches(TEXT, 2)]);
+    expect(shared).toEqual([sharedOf(TEXT, 3), sharedOf(TEXT, 2), sharedOf(TEXT, 3), sharedOf(TEXT, 2)]);
     // A text whose statements alone pass the 2M characters remembered pushes the others out.
     const long = `${TEXT} /* ${'x'.repeat(1_000_000)} */`;
-    expect(await groupAfter(long, 3)).toBe(branches(long, 3));
-    expect(await groupAfter(long, 3)).toBe(branches(long, 3));
-    expect(await groupAfter(TEXT, 3)).toBe(branches(TEXT, 3));
+    expect(await groupAfter(long, 3)).toBe(sharedOf(long, 3));
+    expect(await groupAfter(long, 3)).toBe(sharedOf(long, 3));
+    expect(await groupAfter(TEXT, 3)).toBe(sharedOf(TEXT, 3));
   });
 
   it('fails every read of a shared statement that fails', async () => {

@@ -6,7 +6,7 @@
  * time of this process per read, for W1's lookup by id, W3's filter on a declared path and
  * W3U's on `flow`, a path the family learns after its records were written (10 matches each):
  * far less sensitive to other work on the machine than req/s over HTTP. On PostgreSQL the
- * database's own CPU is not in it.
+ * database's own CPU is not in it. Prints first how long `flow`'s rows took to build, idle.
  *
  *   [STORE_READS_RECORDS=1000000] npx ts-node --transpile-only -r tsconfig-paths/register bench/store-reads.ts [rounds=3]
  */
@@ -61,8 +61,12 @@ async function main(): Promise<void> {
   // As the service learns a path a query names: its rows for the records already written are built afterwards.
   const learned = new LearnedValueIndex(store, 'event', index);
   await learned.start();
+  const learning = performance.now();
   await learned.forQuery({ kind: 'compare', op: 'equals', path: ['flow'], value: flowOf(0) }, []);
   await learned.settled();
+  console.log(
+    `flow learned: its rows for ${RECORDS.toLocaleString('en-US')} records built in ${(performance.now() - learning).toFixed(0)} ms`,
+  );
   const withFlow = learned.current;
   if (!withFlow.covers(['flow'])) throw new Error('flow was not learned');
   // Spread over the family, as the load generator's picks are.

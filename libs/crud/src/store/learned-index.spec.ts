@@ -80,6 +80,27 @@ describe('learned value index paths (SQLite)', () => {
     expect(await store.buildLearnedRows('event', 'severity', rest!, lastSeq, 500, 60_000)).toBeUndefined();
   });
 
+  it("a page replaces the path's rows of its own family's records only, nested paths included, though seqs of another family lie between them", async () => {
+    const otherIndex = ValueIndex.of(['severity']);
+    const withLevel = (id: string) => ({ id, severity: { level: id } });
+    // Seqs are shared by all families: 'other' records sit between the events of the page.
+    await insertAll(store, 'other', [withLevel('o1'), withLevel('o2')], otherIndex);
+    await insertAll(store, 'event', [withLevel('e-late')], declared);
+    await insertAll(store, 'other', [withLevel('o3')], otherIndex);
+    // Rows the event path already has (as a write after the path was learned leaves them).
+    await insertAll(store, 'event', [withLevel('e-indexed')], ValueIndex.of(['source', 'severity']));
+    const otherRows = () =>
+      db.prepare(`SELECT COUNT(*) FROM ${NAMED_VALUE_ROWS} WHERE family = 'other' AND path LIKE 'severity%'`).pluck().get();
+    const before = otherRows();
+    expect(before).toBe(6);
+    const lastSeq = await store.lastSeq('event');
+    expect(await store.buildLearnedRows('event', 'severity', 0, lastSeq, 10_000, 60_000)).toBe(lastSeq);
+    expect(otherRows()).toBe(before);
+    // One row for the object and one for its field, per event that holds one: none twice.
+    expect(rows('severity')).toBe(docs.length + 2);
+    expect(rows('severity.level')).toBe(2);
+  });
+
   it('survives a restart: a new process reads it, ready, and neither drops nor rebuilds it at start-up', async () => {
     const learned = new LearnedValueIndex(store, 'event', declared);
     await learned.forQuery(where('payload.proto', 'tcp'), []);

@@ -658,7 +658,6 @@ function docsArray(records: readonly NewRecord[]): string {
   return `[${records.map(newRecordText).join(',')}]`;
 }
 
-/** `u(id, doc, position)` from JSON arrays of ids (or seqs) and of docs. */
 /**
  * A learned path's build reads its page by walking an index in seq order to its limit, whatever
  * the statistics say: on a table not analyzed since its records came (a bulk load, before
@@ -677,6 +676,7 @@ export const LEARNED_PAGE_SQL =
 export const LEARNED_CLEAR_SQL = `DELETE FROM inventory_value WHERE seq = ANY($1::bigint[])
   AND path_key + 0 IN (SELECT key FROM inventory_value_path WHERE family = $2 AND (path = $3 OR starts_with(path, $4)))`;
 
+/** `u(id, doc, position)` from JSON arrays of ids (or seqs) and of docs. */
 function recordRows(ids: string, docs: string): string {
   return `ROWS FROM (json_array_elements_text(${ids}::json), json_array_elements(${docs}::json)) WITH ORDINALITY AS u(id, doc, position)`;
 }

@@ -171,7 +171,7 @@ export class RecordService {
     assertRecordIdInPath(pathId);
     // Patterns are compiled by the store's plan, between other requests (see QueryParseOptions).
     const { select, ...query } = parseRecordQuery(queryBody, { allowSelect: reading, compilePatterns: false });
-    const valueIndex = await this.learnedIndex.forQuery(query.where, query.order);
+    const valueIndex = await this.learnedIndex.whenBuilt(query.where, query.order, budget);
     return { spec: { family: this.family.index, valueIndex, id: pathId, ...query, budget }, select };
   }
 

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { QueryAbortedError, QueryBudget, QueryTimeoutError } from '../core/query/query-budget';
 import { LearnedValueIndex } from './learned-index';
 import { RecordSelection } from './record-selection';
 import { SqliteRecordStore } from './sqlite-record.store';
@@ -67,6 +68,67 @@ describe('learned value index paths (SQLite)', () => {
     expect(await readIds(store, { family: 'event', valueIndex: index, where: where('severity', 'critical') })).toEqual(
       ['e7', 'e8', ...critical.slice(1)].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
     );
+  });
+
+  describe('a query that waits for the builds of the paths it names (whenBuilt, as the service asks)', () => {
+    // Builds take their slices one after another, process-wide: one still held would hold the next tests'.
+    let release = () => {};
+    afterEach(() => release());
+
+    /** Holds every build page of `store` until `open` is called: a build that outlasts a budget. */
+    const holdBuilds = () => {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      release = open;
+      const buildPage = store.buildLearnedRows.bind(store);
+      store.buildLearnedRows = async (...page) => {
+        await opened;
+        return buildPage(...page);
+      };
+      return open;
+    };
+
+    it('gets the index with the path built: SQL decides it, without scanning in memory', async () => {
+      const learned = new LearnedValueIndex(store, 'event', declared);
+      await learned.start();
+      const index = await learned.whenBuilt(where('severity', 'critical'), [], new QueryBudget(60_000));
+      expect(learned.paths).toEqual({ building: [], ready: ['severity'] });
+      expect(sqlDecides(index, 'severity')).toBe(true);
+      expect(await readIds(store, { family: 'event', valueIndex: index, where: where('severity', 'critical') })).toEqual(critical);
+    });
+
+    it("out of time before the build ends, it stops with the budget's error, and the build goes on for the next query", async () => {
+      const open = holdBuilds();
+      const learned = new LearnedValueIndex(store, 'event', declared);
+      await expect(learned.whenBuilt(where('severity', 'critical'), [], new QueryBudget(30))).rejects.toBeInstanceOf(QueryTimeoutError);
+      expect(learned.paths.building).toEqual(['severity']);
+      open();
+      const index = await learned.whenBuilt(where('severity', 'critical'), [], new QueryBudget(60_000));
+      expect(sqlDecides(index, 'severity')).toBe(true);
+      expect(rows('severity')).toBe(docs.length);
+    });
+
+    it('stops at once when its client goes away', async () => {
+      const open = holdBuilds();
+      const learned = new LearnedValueIndex(store, 'event', declared);
+      const client = new AbortController();
+      const waiting = learned.whenBuilt(where('severity', 'critical'), [], new QueryBudget(60_000, client.signal));
+      setTimeout(() => client.abort(), 10);
+      await expect(waiting).rejects.toBeInstanceOf(QueryAbortedError);
+      open();
+      await learned.settled();
+      expect(learned.paths.ready).toEqual(['severity']);
+    });
+
+    it('waits for nothing when the query names only paths the index holds', async () => {
+      const open = holdBuilds();
+      const learned = new LearnedValueIndex(store, 'event', declared);
+      await learned.whenBuilt(where('severity', 'x'), [], new QueryBudget(30)).catch(() => undefined);
+      // `severity` is still building (held); a query on `source` alone does not wait for it.
+      expect(await learned.whenBuilt(where('source', 's1'), [], new QueryBudget(30))).toBe(learned.current);
+      open();
+      await learned.settled();
+    });
   });
 
   it('a build transaction is one page when its slice is spent, and runs on through further pages while it lasts', async () => {

@@ -1,3 +1,4 @@
+import { QueryBudget } from '../core/query/query-budget';
 import { Condition, FieldPath, OrderTerm } from '../core/query/query.types';
 import { RecordStore } from './record-store';
 import { allLearned, learnablePath, LearnedPaths, MAX_LEARNED_PATHS, NO_LEARNED_PATHS, ValueIndex } from './value-index';
@@ -18,8 +19,8 @@ export const BUILD_SLICE_MS = { min: 5, max: 100 };
  * A family's value index as queries may use it: its declaration plus the learned paths whose rows
  * are complete (see `LearnedPaths`). A query on a path outside it learns the path: from then on
  * every write indexes it, its rows for older records are built in the background in chunks, and
- * once they are complete queries on it use SQL. Until then, and past the cap, such a query is
- * answered by the in-memory evaluator, exactly as before.
+ * once they are complete queries on it use SQL. The service's queries wait for that
+ * (`whenBuilt`); past the cap, or where a build failed, the in-memory evaluator answers exactly.
  */
 export class LearnedValueIndex {
   private learned: LearnedPaths = NO_LEARNED_PATHS;
@@ -47,7 +48,8 @@ export class LearnedValueIndex {
   /** At start-up: reads the learned paths and finishes the builds a stopped process left. */
   async start(): Promise<void> {
     this.apply(await this.store.learnedPaths(this.family));
-    for (const path of this.learned.building) this.build(path);
+    // A build never rejects (a failed one is retried by the next query), so nothing awaits these.
+    for (const path of this.learned.building) void this.build(path);
   }
 
   /**
@@ -57,6 +59,25 @@ export class LearnedValueIndex {
    * too: the plan matches a pattern once per distinct value of an indexed path (pattern-leaf.ts).
    */
   async forQuery(where: Condition | undefined, order: readonly OrderTerm[]): Promise<ValueIndex> {
+    void (await this.learn(where, order));
+    return this.readable;
+  }
+
+  /**
+   * As `forQuery`, once the builds of the paths the query names have ended: a query on a path
+   * being built would scan every record of the family in memory, as long as the build itself
+   * takes (1M events on SQLite: 6.6–7.1 s against 7.3 s), and ten clients querying it meanwhile
+   * scanned ten times over, so that none was answered within ten seconds (README
+   * "Performance"). Waiting leaves the build the machine. Past `budget`, its error.
+   */
+  async whenBuilt(where: Condition | undefined, order: readonly OrderTerm[], budget?: QueryBudget): Promise<ValueIndex> {
+    const builds = await this.learn(where, order);
+    if (builds.length > 0) await withinBudget(Promise.all(builds), budget);
+    return this.readable;
+  }
+
+  /** Learns the paths the query names that the index does not hold; answers the builds of those not ready. */
+  private async learn(where: Condition | undefined, order: readonly OrderTerm[]): Promise<Promise<void>[]> {
     const wanted = new Set<string>();
     const want = (path: FieldPath): void => {
       if (this.readable.covers(path)) return;
@@ -65,15 +86,16 @@ export class LearnedValueIndex {
     };
     if (where) visitPaths(where, want);
     for (const term of order) want(term.path);
-    if (wanted.size === 0) return this.readable;
+    if (wanted.size === 0) return [];
     this.apply(await this.store.learnedPaths(this.family));
+    const builds: Promise<void>[] = [];
     for (const path of wanted) {
       if (this.readable.covers(path.split('.'))) continue;
       const all = allLearned(this.learned);
       if (!all.includes(path) && all.length < this.cap) this.apply(await this.store.learnPath(this.family, path, this.cap));
-      if (this.learned.building.includes(path)) this.build(path);
+      if (this.learned.building.includes(path)) builds.push(this.build(path));
     }
-    return this.readable;
+    return builds;
   }
 
   /** Resolves once every build this process runs has ended (tests; a failed build is retried by the next query). */
@@ -86,8 +108,9 @@ export class LearnedValueIndex {
     this.readable = this.declared.withPaths(learned.ready);
   }
 
-  private build(path: string): void {
-    if (this.builds.has(path)) return;
+  private build(path: string): Promise<void> {
+    const running = this.builds.get(path);
+    if (running) return running;
     const run = (async () => {
       // Every record above this seq was written after the path was learned, so with its rows.
       const untilSeq = await this.store.lastSeq(this.family);
@@ -107,7 +130,24 @@ export class LearnedValueIndex {
       .catch(() => undefined)
       .finally(() => this.builds.delete(path));
     this.builds.set(path, run);
+    return run;
   }
+}
+
+/** Waits for `work` while `budget` lasts; once it stopped (time, or the client gone), throws its error. */
+async function withinBudget(work: Promise<unknown>, budget: QueryBudget | undefined): Promise<void> {
+  if (!budget) {
+    await work;
+    return;
+  }
+  let undoStop: (() => void) | undefined;
+  const stopped = new Promise<void>((resolve) => (undoStop = budget.onStop(resolve)));
+  try {
+    await Promise.race([work, stopped]);
+  } finally {
+    undoStop?.();
+  }
+  budget.check();
 }
 
 /**

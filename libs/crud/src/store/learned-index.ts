@@ -59,6 +59,7 @@ export class LearnedValueIndex {
    * too: the plan matches a pattern once per distinct value of an indexed path (pattern-leaf.ts).
    */
   async forQuery(where: Condition | undefined, order: readonly OrderTerm[]): Promise<ValueIndex> {
+    // The builds run on without this caller (they never reject): it plans on what is ready now.
     void (await this.learn(where, order));
     return this.readable;
   }

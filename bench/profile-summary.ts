@@ -3,7 +3,10 @@
  * went: self time per package / source directory, then per function. Chrome DevTools shows the
  * same with a call tree; this is for a terminal and for pasting into an issue.
  *
- *   npx ts-node --transpile-only bench/profile-summary.ts bench/tmp/prof/CPU.*.cpuprofile [top]
+ *   npx ts-node --transpile-only bench/profile-summary.ts bench/tmp/prof/CPU.*.cpuprofile [top] [from-s to-s]
+ *
+ * `from-s to-s` keep only the samples between those seconds of the profile (a workload's window
+ * rather than the service's start and preload).
  */
 import { readFileSync } from 'node:fs';
 
@@ -17,9 +20,11 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, topArg] = process.argv.slice(2);
+const [file, topArg, fromArg, toArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [top]');
 const top = Number(topArg ?? 25);
+const fromMicros = fromArg === undefined ? -Infinity : Number(fromArg) * 1e6;
+const toMicros = toArg === undefined ? Infinity : Number(toArg) * 1e6;
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
 
@@ -36,8 +41,11 @@ function owner({ url, functionName }: ProfileNode['callFrame']): string {
 const byOwner = new Map<string, number>();
 const byFunction = new Map<string, number>();
 let total = 0;
+let at = 0;
 profile.samples.forEach((id, index) => {
   const micros = profile.timeDeltas[index] ?? 0;
+  at += micros;
+  if (at < fromMicros || at > toMicros) return;
   const frame = nodes.get(id)!.callFrame;
   total += micros;
   byOwner.set(owner(frame), (byOwner.get(owner(frame)) ?? 0) + micros);

@@ -5,7 +5,12 @@ import { createTestApp, TestApp } from '../support/test-app';
 import { bearer } from '../support/test-credentials';
 import { describeOnPostgres } from '../support/test-databases';
 import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
-import { LEARNED_CLEAR_SQL, LEARNED_PAGE_SETTINGS, LEARNED_PAGE_SQL } from '../../libs/crud/src/store/postgres-record.store';
+import {
+  LEARNED_CLEAR_SQL,
+  LEARNED_PAGE_SETTINGS,
+  LEARNED_PAGE_SQL,
+  POSTGRES_LEARNED_PAGE_RECORDS,
+} from '../../libs/crud/src/store/postgres-record.store';
 
 const RECORDS = 100_000;
 /**
@@ -102,7 +107,7 @@ describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query
     }
   });
 
-  // A learned path's build runs these two statements per page of 500 records. Planned by
+  // A learned path's build runs these two statements per page of records. Planned by
   // statistics taken before the records came (or before the path had rows), each read what the
   // build had left or done so far, page after page: a build of 200k events took 55 s.
   it("builds a learned path's rows a page at a time by index, even without statistics", async () => {
@@ -116,9 +121,9 @@ describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query
         await manager.query(LEARNED_PAGE_SETTINGS);
         const explain = async (sql: string, params: unknown[]) =>
           (await manager.query<Record<string, string>[]>(`EXPLAIN ${sql}`, params)).map((row) => row['QUERY PLAN']).join('\n');
-        const seqs = Array.from({ length: 500 }, (_, k) => first + 1000 + k);
+        const seqs = Array.from({ length: POSTGRES_LEARNED_PAGE_RECORDS }, (_, k) => first + 1000 + k);
         return {
-          page: await explain(LEARNED_PAGE_SQL, ['event', first + 999, first + RECORDS, 500]),
+          page: await explain(LEARNED_PAGE_SQL, ['event', first + 999, first + RECORDS, POSTGRES_LEARNED_PAGE_RECORDS]),
           clear: await explain(LEARNED_CLEAR_SQL, [seqs, 'event', 'source', 'source.']),
         };
       });

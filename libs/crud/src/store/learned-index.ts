@@ -3,9 +3,6 @@ import { Condition, FieldPath, OrderTerm } from '../core/query/query.types';
 import { RecordStore } from './record-store';
 import { allLearned, learnablePath, LearnedPaths, MAX_LEARNED_PATHS, NO_LEARNED_PATHS, ValueIndex } from './value-index';
 
-/** Records per page of a build. */
-export const LEARN_CHUNK = 500;
-
 /**
  * How long one build transaction may hold the event loop (SQLite): as long as the rest of the
  * last turn of the loop took, within these bounds. Idle, builds run in 5 ms slices; under load,
@@ -119,7 +116,9 @@ export class LearnedValueIndex {
       let sliceMs = BUILD_SLICE_MS.min;
       for (;;) {
         const slice = sliceMs;
-        const last = await oneSliceAtATime(() => this.store.buildLearnedRows(this.family, path, afterSeq, untilSeq, LEARN_CHUNK, slice));
+        const last = await oneSliceAtATime(() =>
+          this.store.buildLearnedRows(this.family, path, afterSeq, untilSeq, this.store.learnedPageRecords, slice),
+        );
         if (last === undefined) break;
         afterSeq = last;
         const turnStarted = performance.now();

@@ -374,6 +374,8 @@ export class PostgresRecordStore extends RecordStore {
     return Number(rows[0]?.seq ?? 0);
   }
 
+  readonly learnedPageRecords = POSTGRES_LEARNED_PAGE_RECORDS;
+
   /**
    * The records are locked FOR UPDATE: an update of one waits, or has committed and its new
    * document is read. One page per transaction whatever `sliceMs`: the work is the database's,
@@ -663,8 +665,21 @@ function docsArray(records: readonly NewRecord[]): string {
  * the statistics say: on a table not analyzed since its records came (a bulk load, before
  * autovacuum), PostgreSQL took the range for 4 rows, fetched all of it and sorted it (55 ms a
  * page for 50k events, less as the rest shrank), and a build of 200k events took 55 s.
+ *
+ * And a page commits without waiting for its WAL to reach the disk: until the path is ready, no
+ * query reads its rows, and the transaction that makes it ready commits synchronously, which
+ * flushes the WAL of every page before it; a crash before that loses at most pages that the
+ * restart's build, from the first record, writes again. 200k events in pages of 2,000: 5.5-6.0 s
+ * waiting for each page's flush, 5.1-5.2 s without.
  */
-export const LEARNED_PAGE_SETTINGS = 'SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off';
+export const LEARNED_PAGE_SETTINGS = 'SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off; SET LOCAL synchronous_commit = off';
+/**
+ * A page's transaction costs round trips and a commit whatever its size: 200k events built in
+ * 6.6-6.8 s with pages of 500, 4.7-5.7 with 1,000, 4.6-5.4 with 2,000, 4.5-4.7 with 4,000
+ * (bench/store-reads.ts, 2026-12-02). A page's JSON work holds the event loop: the longest
+ * turn during a build 23 ms at 500, 19-27 at 1,000, 31-40 at 2,000 (p99 6, 7, 13-14 ms).
+ */
+export const POSTGRES_LEARNED_PAGE_RECORDS = 1000;
 export const LEARNED_PAGE_SQL =
   'SELECT seq, doc::text AS doc FROM inventory_record WHERE family = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4 FOR UPDATE';
 /**

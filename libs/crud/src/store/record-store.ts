@@ -98,6 +98,8 @@ export abstract class RecordStore {
   abstract learnPath(family: string, path: string, cap: number): Promise<LearnedPaths>;
   /** The family's highest seq now (0 for none). */
   abstract lastSeq(family: string): Promise<number>;
+  /** Records per page of a learned path's build (`buildLearnedRows`' `limit`): what a page costs differs by database. */
+  abstract readonly learnedPageRecords: number;
   /**
    * Replaces the value rows of `path` (and below) of the family's records with
    * afterSeq < seq <= untilSeq, in seq order, from their current documents, in one transaction

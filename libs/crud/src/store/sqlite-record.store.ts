@@ -314,6 +314,9 @@ export class SqliteRecordStore extends RecordStore {
     return (this.statement('SELECT max(seq) FROM inventory_record WHERE family = ?').pluck().get(family) as number | null) ?? 0;
   }
 
+  /** A slice takes further pages while it has time left (`sliceMs`), so a page's size barely matters here. */
+  readonly learnedPageRecords = 500;
+
   async buildLearnedRows(
     family: string,
     path: string,

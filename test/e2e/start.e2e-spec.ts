@@ -236,5 +236,20 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
         await service.stop();
       }
     });
+
+    // The README's DATABASE_URL for a database on the same machine; a database elsewhere has no socket here.
+    const local = ['127.0.0.1', 'localhost'].includes(new URL(process.env.TEST_DATABASE_URL ?? 'postgres://localhost').hostname);
+    (local ? it : it.skip)('serves through the Unix socket named by `?host=` (the README)', async () => {
+      const url = new URL(database.url);
+      const socketUrl = `postgres://${url.username}@localhost${url.pathname}?host=/var/run/postgresql`;
+      const port = await freePort();
+      const service = startBuiltService(serviceEnv(socketUrl, port, { INVENTORY_DATABASE_RETRY: '0' }));
+      try {
+        await service.waitForOk(`http://127.0.0.1:${port}/health/ready`, 30_000);
+        expect(service.output()).not.toMatch(/Cannot start/);
+      } finally {
+        await service.stop();
+      }
+    });
   });
 }

@@ -21,7 +21,7 @@ interface Profile {
 }
 
 const [file, topArg, fromArg, toArg] = process.argv.slice(2);
-if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [top]');
+if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [top] [from-s to-s]');
 const top = Number(topArg ?? 25);
 const fromMicros = fromArg === undefined ? -Infinity : Number(fromArg) * 1e6;
 const toMicros = toArg === undefined ? Infinity : Number(toArg) * 1e6;

@@ -136,6 +136,22 @@ describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query
     }
   });
 
+  // A build page commits without waiting for its WAL flush; every other write must still wait
+  // for it (a 2xx is durable), so the setting must end with the page's transaction.
+  it("lets a build page's settings end with its transaction, on the connection that ran it", async () => {
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      await runner.query(LEARNED_PAGE_SETTINGS);
+      const [during] = (await runner.query('SHOW synchronous_commit')) as { synchronous_commit: string }[];
+      await runner.commitTransaction();
+      const [after] = (await runner.query('SHOW synchronous_commit')) as { synchronous_commit: string }[];
+      expect([during.synchronous_commit, after.synchronous_commit]).toEqual(['off', 'on']);
+    } finally {
+      await runner.release();
+    }
+  });
+
   // One statistics for every path's values: a text range on one path was estimated from all of
   // them (97 matches taken for 13k) and answered by a merge join over every record of the family.
   it('looks the matches of one leaf up in the primary key, however many it expects', async () => {

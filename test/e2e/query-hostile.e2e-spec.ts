@@ -1,7 +1,7 @@
 import { QueryAbortedError, QueryBudget, QueryTimeoutError } from '@inventory/crud';
 import { request as httpRequest } from 'node:http';
 import { Pool } from 'pg';
-import { cancellable } from '../../libs/crud/src/store/postgres-cancel';
+import { backendOf, cancellable } from '../../libs/crud/src/store/postgres-cancel';
 import { ResidualPool } from '../../libs/crud/src/store/residual-pool';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonAnswer, sendJson } from '../support/json-http';
@@ -432,7 +432,7 @@ postgresOnly('a PostgreSQL statement running when the budget ends (issue 11)', (
       const started = Date.now();
       await expect(cancellable(pool, client, budgetOf(), () => client.query('SELECT pg_sleep(20)'))).rejects.toBeInstanceOf(error);
       expect(Date.now() - started).toBeLessThan(3000);
-      expect(await stillSleepingAfterASecond((client as unknown as { processID: number }).processID)).toBe(0);
+      expect(await stillSleepingAfterASecond(backendOf(client))).toBe(0);
       expect((await client.query<{ one: number }>('SELECT 1 AS one')).rows[0].one).toBe(1);
     } finally {
       client.release();

@@ -15,7 +15,7 @@ export async function cancellable<T>(
 ): Promise<T> {
   if (!budget) return work();
   let cancelling: Promise<unknown> | undefined;
-  const backend = (client as unknown as { processID: number }).processID;
+  const backend = backendOf(client);
   const dispose = budget.onStop(() => {
     cancelling = pool.query('SELECT pg_cancel_backend($1)', [backend]).catch(() => undefined);
   });
@@ -30,4 +30,9 @@ export async function cancellable<T>(
     // for it keeps it from landing on whatever this connection runs next.
     await cancelling;
   }
+}
+
+/** The PostgreSQL backend process serving `client` (pg keeps it, untyped, from the start-up handshake). */
+export function backendOf(client: PoolClient): number {
+  return (client as unknown as { processID: number }).processID;
 }

@@ -676,7 +676,7 @@ export const LEARNED_PAGE_SETTINGS = 'SET LOCAL enable_sort = off; SET LOCAL ena
 /**
  * A page's transaction costs round trips and a commit whatever its size: 200k events built in
  * 6.6-6.8 s with pages of 500, 4.7-5.7 with 1,000, 4.6-5.4 with 2,000, 4.5-4.7 with 4,000
- * (bench/store-reads.ts, 2026-12-02). A page's JSON work holds the event loop: the longest
+ * (bench/store-reads.ts, 2026-12-02, pages committed as above). A page's JSON work holds the event loop: the longest
  * turn during a build 23 ms at 500, 19-27 at 1,000, 31-40 at 2,000 (p99 6, 7, 13-14 ms).
  */
 export const POSTGRES_LEARNED_PAGE_RECORDS = 1000;

@@ -11,6 +11,7 @@ import { SqliteValueRowsCascadeByTrigger1764200000000 } from '../migrations/1764
 import { SqliteValuePathKeys1764300000000 } from '../migrations/1764300000000-sqlite-value-path-keys';
 import { MultiValuedPaths1764400000000 } from '../migrations/1764400000000-multi-valued-paths';
 import { PostgresValuePathKeys1764500000000 } from '../migrations/1764500000000-postgres-value-path-keys';
+import { PostgresRecordDocAsText1764600000000 } from '../migrations/1764600000000-postgres-record-doc-as-text';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   SqliteValuePathKeys1764300000000,
   MultiValuedPaths1764400000000,
   PostgresValuePathKeys1764500000000,
+  PostgresRecordDocAsText1764600000000,
 ];
 
 /** The one source of database options, for the app and for the TypeORM CLI (ormconfig.ts). */

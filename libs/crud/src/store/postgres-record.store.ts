@@ -142,7 +142,7 @@ export class PostgresRecordStore extends RecordStore {
     const params = [
       family,
       JSON.stringify(records.map((record) => record.id)),
-      docsArray(records),
+      docsOf(records),
       everyPath ? null : learnedPathsSettingName(family),
       setting ?? null,
       ...valueParams(values, await this.pathKeysOf(this.pool, family, values.paths)),
@@ -192,7 +192,7 @@ export class PostgresRecordStore extends RecordStore {
       const writable = records.filter((_record, position) => missing[position].length === 0);
       const inserted = await client.query<{ seq: string; id: string }>({
         ...INSERT_IN_TRANSACTION,
-        values: [family, JSON.stringify(writable.map((record) => record.id)), docsArray(writable)],
+        values: [family, JSON.stringify(writable.map((record) => record.id)), docsOf(writable)],
       });
       const seqById = new Map(inserted.rows.map((row) => [row.id, Number(row.seq)]));
       await this.insertValues(
@@ -241,7 +241,7 @@ export class PostgresRecordStore extends RecordStore {
       const rows = [...changed.values()];
       await client.query(`UPDATE inventory_record r SET doc = u.doc FROM ${recordRows('$1', '$2')} WHERE r.seq = u.id::bigint`, [
         JSON.stringify(rows.map((row) => row.seq)),
-        JSON.stringify(rows.map((row) => row.doc)),
+        docsText(rows.map((row) => JSON.stringify(row.doc))),
       ]);
       await client.query('DELETE FROM inventory_value WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
       await this.insertValues(client, family, rows, index);
@@ -647,17 +647,29 @@ function insertStatement({ skipStored }: { skipStored: boolean }): string {
 }
 
 /*
- * Rows travel as JSON arrays, one parameter per column, laid side by side by ROWS FROM. As text[]
- * parameters, pg escaped every element in JavaScript (its arrayString): 14 % of the service's
- * CPU samples in W4 on PostgreSQL, and garbage besides; JSON.stringify does it natively, and
- * PostgreSQL parses one json document per column where it parsed an array literal and then
- * each doc again as json. A `json` element keeps its text as sent, so a doc is stored as
- * `newRecordText` gives it.
+ * Rows travel one parameter per column, laid side by side by ROWS FROM. As text[] parameters,
+ * pg escaped every element in JavaScript (its arrayString): 14 % of the service's CPU samples in
+ * W4 on PostgreSQL, and garbage besides. Ids and value columns go as JSON arrays, which
+ * JSON.stringify writes natively. Docs go as their texts joined by `DOC_SEPARATOR` into a `text`
+ * column (migration 1764600000000): as one JSON array, PostgreSQL lexed every doc twice, to
+ * validate the parameter and to split it, for text it only ever hands back as it came.
  */
 
-/** New records' docs as one JSON array, each as `newRecordText` gives it. */
-function docsArray(records: readonly NewRecord[]): string {
-  return `[${records.map(newRecordText).join(',')}]`;
+/** U+001E: JSON escapes every control character inside a string and allows none between tokens. */
+const DOC_SEPARATOR = '\x1e';
+
+/** Record texts as `recordRows` splits them. */
+function docsText(texts: readonly string[]): string {
+  for (const text of texts) {
+    // A text that is not JSON would split into records that were never sent; it can only come from a bug.
+    if (text.includes(DOC_SEPARATOR)) throw new Error('a record text holds an unescaped U+001E, so it is not JSON');
+  }
+  return texts.join(DOC_SEPARATOR);
+}
+
+/** New records' docs, each as `newRecordText` gives it. */
+function docsOf(records: readonly NewRecord[]): string {
+  return docsText(records.map(newRecordText));
 }
 
 /**
@@ -691,9 +703,9 @@ export const LEARNED_PAGE_SQL =
 export const LEARNED_CLEAR_SQL = `DELETE FROM inventory_value WHERE seq = ANY($1::bigint[])
   AND path_key + 0 IN (SELECT key FROM inventory_value_path WHERE family = $2 AND (path = $3 OR starts_with(path, $4)))`;
 
-/** `u(id, doc, position)` from JSON arrays of ids (or seqs) and of docs. */
+/** `u(id, doc, position)` from a JSON array of ids (or seqs) and the docs of `docsText`. */
 function recordRows(ids: string, docs: string): string {
-  return `ROWS FROM (json_array_elements_text(${ids}::json), json_array_elements(${docs}::json)) WITH ORDINALITY AS u(id, doc, position)`;
+  return `ROWS FROM (json_array_elements_text(${ids}::json), string_to_table(${docs}::text, E'\\x1e')) WITH ORDINALITY AS u(id, doc, position)`;
 }
 
 /** `v(id, path_key, kind, text, num)`, all text, from the five parameters of `valueParams` from `$first` on. */

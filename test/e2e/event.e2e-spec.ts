@@ -20,6 +20,9 @@ describe.each(databaseKinds())('Event specifics on %s', (kind) => {
     t = await createTestApp(kind);
   });
   afterAll(async () => t?.close());
+  /** POSTs `body` as it is written, spellings and spacing included. */
+  const postText = (body: string) =>
+    request(t.url).post('/event').set('Authorization', bearer()).set('Content-Type', 'application/json').send(body);
 
   it('adds a field such as source to an event by update (the spec example)', async () => {
     await request(t.url).post('/event').set('Authorization', bearer()).send({ id: 'ev-1' }).expect(201);
@@ -44,7 +47,7 @@ describe.each(databaseKinds())('Event specifics on %s', (kind) => {
     const body =
       '[{"id":"sent-1","n":1.0,"e":1E3,"big":12345678901234567890,"s":"\\u0041\\/","k":{"2":0,"1":0}},' +
       '{"id":"sent-2", "n":1.0},{"id":"sent-3","n":1,"n":2.50}]';
-    const created = await request(t.url).post('/event').set('Authorization', bearer()).set('Content-Type', 'application/json').send(body);
+    const created = await postText(body);
     expect(created.status).toBe(201);
     const read = async (id: string) => (await request(t.url).get(`/event/${id}`).set('Authorization', bearer())).text;
     expect(await read('sent-1')).toBe('[{"id":"sent-1","n":1.0,"e":1E3,"big":12345678901234567890,"s":"\\u0041\\/","k":{"2":0,"1":0}}]');
@@ -61,11 +64,7 @@ describe.each(databaseKinds())('Event specifics on %s', (kind) => {
   // On PostgreSQL a batch's texts travel joined by U+001E: its escape inside a value must neither split a record nor be lost.
   it('keeps the escape of a record separator as sent, in a batch and through an update', async () => {
     const records = ['{"id":"rs-1","s":"a\\u001eb"}', '{"id":"rs-2","s":"\\u001e","t":["\\u001e\\u001e"]}', '{"id":"rs-3"}'];
-    const created = await request(t.url)
-      .post('/event')
-      .set('Authorization', bearer())
-      .set('Content-Type', 'application/json')
-      .send(`[${records.join(',')}]`);
+    const created = await postText(`[${records.join(',')}]`);
     expect(created.status).toBe(201);
     const read = async (id: string) => (await request(t.url).get(`/event/${id}`).set('Authorization', bearer())).text;
     for (const [k, record] of records.entries()) expect(await read(`rs-${k + 1}`)).toBe(`[${record}]`);
@@ -88,11 +87,7 @@ describe.each(databaseKinds())('Event specifics on %s', (kind) => {
 
   it('stores as sent the records of a batch written a chunk at a time, past the first chunk too', async () => {
     const records = Array.from({ length: 1001 }, (_, k) => `{"id":"chunked-${k}","n":${k}.0}`);
-    const created = await request(t.url)
-      .post('/event')
-      .set('Authorization', bearer())
-      .set('Content-Type', 'application/json')
-      .send(`[${records.join(',')}]`);
+    const created = await postText(`[${records.join(',')}]`);
     expect(created.status).toBe(201);
     for (const k of [0, 1000]) {
       const read = await request(t.url).get(`/event/chunked-${k}`).set('Authorization', bearer());

@@ -1,30 +1,21 @@
 import { DataSource } from 'typeorm';
 import { recordStoreFor, SelectionSpec, ValueIndex } from '@inventory/crud';
-import { dataSourceOptions, MIGRATIONS } from '../../apps/inventory/src/database/data-source-options';
+import { MIGRATIONS } from '../../apps/inventory/src/database/data-source-options';
 import { PostgresRecordDocAsText1764600000000 } from '../../apps/inventory/src/migrations/1764600000000-postgres-record-doc-as-text';
-import { createTestDatabase, describeOnPostgres, TestDatabase } from '../support/test-databases';
+import { migratingPostgresDatabase } from '../support/migrating-database';
+import { describeOnPostgres } from '../support/test-databases';
 
 /**
  * Migration 1764600000000 makes a PostgreSQL record's `doc` a `text` column. A `json` column kept
  * each record's text as sent, spacing and spellings included; the change of type must keep it to
  * the byte, and `down` must give the `json` column back with the same texts.
  */
-describeOnPostgres('PostgreSQL record texts (1764600000000) on %s', 'migrate a PostgreSQL record table', (kind) => {
-  let database: TestDatabase;
+describeOnPostgres('PostgreSQL record texts (1764600000000) on %s', 'migrate a PostgreSQL record table', () => {
+  const database = migratingPostgresDatabase();
   let dataSource: DataSource;
   const before = MIGRATIONS.indexOf(PostgresRecordDocAsText1764600000000);
   const texts = ['{"id":"a", "n":1.0,"e":1E3}', '{"id":"b","s":"\\u001e\\u0041","k":{"2":0,"1":0}}', '{ "id" : "c" }'];
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    if (dataSource?.isInitialized) await dataSource.destroy();
-    await database?.drop();
-  });
-
-  const open = (migrations: typeof MIGRATIONS) =>
-    new DataSource({ ...dataSourceOptions({ type: 'postgres', url: database.url }), migrations }).initialize();
   const stored = async () =>
     (await dataSource.query<{ id: string; doc: string }[]>('SELECT id, doc::text AS doc FROM inventory_record ORDER BY id')).map(
       (row) => row.doc,
@@ -37,7 +28,7 @@ describeOnPostgres('PostgreSQL record texts (1764600000000) on %s', 'migrate a P
     )[0].data_type;
 
   it('keeps every record text to the byte, up and down', async () => {
-    dataSource = await open(MIGRATIONS.slice(0, before));
+    dataSource = await database.open(MIGRATIONS.slice(0, before));
     await dataSource.runMigrations({ transaction: 'all' });
     for (const text of texts) {
       await dataSource.query("INSERT INTO inventory_record (family, id, doc) VALUES ('event', $1, $2)", [JSON.parse(text).id, text]);
@@ -45,7 +36,7 @@ describeOnPostgres('PostgreSQL record texts (1764600000000) on %s', 'migrate a P
     expect(await docType()).toBe('json');
     await dataSource.destroy();
 
-    dataSource = await open(MIGRATIONS);
+    dataSource = await database.open(MIGRATIONS);
     expect((await dataSource.runMigrations({ transaction: 'all' })).map((migration) => migration.name)).toEqual([
       'PostgresRecordDocAsText1764600000000',
     ]);

@@ -1,11 +1,12 @@
 import { DataSource } from 'typeorm';
 import { recordStoreFor, ValueIndex } from '@inventory/crud';
-import { dataSourceOptions, MIGRATIONS } from '../../apps/inventory/src/database/data-source-options';
+import { MIGRATIONS } from '../../apps/inventory/src/database/data-source-options';
 import { PostgresValuePathKeys1764500000000 } from '../../apps/inventory/src/migrations/1764500000000-postgres-value-path-keys';
 import type { Pool } from 'pg';
 import { PostgresPathKeys } from '../../libs/crud/src/store/postgres-path-keys';
 import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
-import { createTestDatabase, describeOnPostgres, TestDatabase } from '../support/test-databases';
+import { migratingPostgresDatabase } from '../support/migrating-database';
+import { describeOnPostgres } from '../support/test-databases';
 import { idsWithSource, LAYOUT_ANSWERS, LAYOUT_INDEX, LAYOUT_PATH_KEYS, layoutEvents } from '../support/text-layout-events';
 
 /**
@@ -14,21 +15,11 @@ import { idsWithSource, LAYOUT_ANSWERS, LAYOUT_INDEX, LAYOUT_PATH_KEYS, layoutEv
  * the same answers and the trigger that deletes rows with their record; `down` must give back
  * the layout before.
  */
-describeOnPostgres('PostgreSQL value path keys (1764500000000) on %s', 'migrate a PostgreSQL value table', (kind) => {
-  let database: TestDatabase;
+describeOnPostgres('PostgreSQL value path keys (1764500000000) on %s', 'migrate a PostgreSQL value table', () => {
+  const database = migratingPostgresDatabase();
   let dataSource: DataSource;
   const before = MIGRATIONS.indexOf(PostgresValuePathKeys1764500000000);
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    if (dataSource?.isInitialized) await dataSource.destroy();
-    await database?.drop();
-  });
-
-  const open = (migrations: typeof MIGRATIONS) =>
-    new DataSource({ ...dataSourceOptions({ type: 'postgres', url: database.url }), migrations }).initialize();
   const rows = (sql: string, params: unknown[] = []) => dataSource.query<Record<string, unknown>[]>(sql, params);
   const valueRows = async (from: string) =>
     (await rows(`SELECT seq::int AS seq, family, path, kind, text, num FROM ${from} v ORDER BY seq, path, text`)).map((row) => ({
@@ -56,7 +47,7 @@ describeOnPostgres('PostgreSQL value path keys (1764500000000) on %s', 'migrate 
   }
 
   it('keeps every value row and answer, and gives the text layout back on down', async () => {
-    dataSource = await open(MIGRATIONS.slice(0, before));
+    dataSource = await database.open(MIGRATIONS.slice(0, before));
     await dataSource.runMigrations({ transaction: 'all' });
     await writeTextLayout();
     const rowsBefore = await valueRows('inventory_value');
@@ -64,7 +55,7 @@ describeOnPostgres('PostgreSQL value path keys (1764500000000) on %s', 'migrate 
     const textIndexes = await indexes();
     await dataSource.destroy();
 
-    dataSource = await open(MIGRATIONS);
+    dataSource = await database.open(MIGRATIONS);
     // The store is written for the newest layout, so every later migration runs too.
     expect((await dataSource.runMigrations({ transaction: 'all' })).map((migration) => migration.name)).toEqual(
       MIGRATIONS.slice(before).map((migration) => migration.name),

@@ -8,8 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * they are. W4's statement alone (batches of 1,000 events, PostgreSQL's CPU per event against
  * the service's, alternated on one database): 1.51 against 1.68 (README "Performance").
  *
- * The column changes type in place; PostgreSQL rewrites the table once, in the migration's
- * transaction.
+ * The column changes type in place; PostgreSQL rewrites the table and its indexes once, in the
+ * migration's transaction: 4.3 s for 1M records of ~340 bytes (506 MB), `down` 5.1 s.
  */
 export class PostgresRecordDocAsText1764600000000 implements MigrationInterface {
   name = 'PostgresRecordDocAsText1764600000000';

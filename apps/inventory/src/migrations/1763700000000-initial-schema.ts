@@ -56,7 +56,8 @@ export const POSTGRES_VALUE_INDEXES = [
 ];
 
 // Text compares bytewise (COLLATE "C") so that ranges and order agree with SQLite and with the
-// in-memory evaluator. `doc` is `json`, not `jsonb`: it keeps the record's text exactly as sent.
+// in-memory evaluator. `doc` is `json`, not `jsonb`: it keeps the record's text exactly as sent
+// (`text` since 1764600000000).
 // `text` holds U+0000 encoded (see encodePostgresText), since PostgreSQL text cannot.
 const POSTGRES = [
   `CREATE TABLE inventory_record (

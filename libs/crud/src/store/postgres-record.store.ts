@@ -56,7 +56,7 @@ const UNAVAILABLE_CODES = new Set([
   '08004',
 ]);
 
-const READ_RECORDS_SQL = `SELECT r.family, r.seq, r.id, r.doc::text AS doc
+const READ_RECORDS_SQL = `SELECT r.family, r.seq, r.id, r.doc
   FROM unnest($1::text[], $2::text[]) AS k(family, id)
   JOIN inventory_record r ON r.family = k.family COLLATE "C" AND r.id = k.id COLLATE "C"`;
 
@@ -69,12 +69,7 @@ export class PostgresRecordStore extends RecordStore {
   private readonly inserts = new GroupedInserts((family, records, valueIndex) => this.insertNow(family, records, valueIndex));
   private readonly recordReads = new GroupedRecordReads((families, ids) => this.readRecordsNow(families, ids));
   private readonly readNames = new StatementNames();
-  /** Reads of records: `doc` comes back as its stored text, which the answer writes as it is. */
-  private readonly recordStatements = new ReadStatements(
-    (sql) => toPostgresPlaceholders(sql.replaceAll('r.doc FROM', 'r.doc::text AS doc FROM')),
-    this.readNames,
-  );
-  private readonly plainStatements = new ReadStatements(toPostgresPlaceholders, this.readNames);
+  private readonly readStatements = new ReadStatements(toPostgresPlaceholders, this.readNames);
   private readonly pathKeys = new PostgresPathKeys();
   private readonly selections = new GroupedSelections({
     alone: (fragment, budget) => this.onConnectionOfItsOwn(budget, (on) => this.rows(on, fragment)),
@@ -218,7 +213,7 @@ export class PostgresRecordStore extends RecordStore {
       const index = await this.writeIndex(client, family, valueIndex);
       // Locking in id order keeps two batches that touch the same records from deadlocking.
       const locked = await client.query<{ seq: string; id: string; doc: string }>(
-        'SELECT seq, id, doc::text AS doc FROM inventory_record WHERE family = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE',
+        'SELECT seq, id, doc FROM inventory_record WHERE family = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE',
         [family, [...new Set(ids)]],
       );
       const current = new Map(locked.rows.map((row) => [row.id, { seq: Number(row.seq), doc: JSON.parse(row.doc) as JsonObject }]));
@@ -331,7 +326,7 @@ export class PostgresRecordStore extends RecordStore {
         let afterSeq = 0;
         for (;;) {
           const page = await client.query<{ seq: string; doc: string }>(
-            'SELECT seq, doc::text AS doc FROM inventory_record WHERE family = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+            'SELECT seq, doc FROM inventory_record WHERE family = $1 AND seq > $2 ORDER BY seq LIMIT $3',
             [family, afterSeq, READ_PAGE_SIZE],
           );
           const rows = page.rows.map((row) => ({ seq: Number(row.seq), doc: JSON.parse(row.doc) as JsonObject }));
@@ -518,7 +513,7 @@ export class PostgresRecordStore extends RecordStore {
 
   /** Rows of records (`r.seq, r.id, r.doc`, `doc` as its stored text) of a statement written with `?` placeholders. */
   private async recordRows<T extends StoredRow>(client: Pool | PoolClient, sql: string, params: unknown[]): Promise<T[]> {
-    const { text, name } = this.recordStatements.of(sql);
+    const { text, name } = this.readStatements.of(sql);
     return withNumericSeqs(await this.run<T>(client, text, params, name));
   }
 
@@ -530,13 +525,13 @@ export class PostgresRecordStore extends RecordStore {
   }
 
   private async seqs(client: Pool | PoolClient, fragment: SqlFragment): Promise<number[]> {
-    const { text, name } = this.plainStatements.of(fragment.sql);
+    const { text, name } = this.readStatements.of(fragment.sql);
     const result = await this.run<{ seq: string }>(client, text, fragment.params, name);
     return result.map((row) => Number(row.seq));
   }
 
   private async texts(client: Pool | PoolClient, fragment: SqlFragment): Promise<string[]> {
-    const { text, name } = this.plainStatements.of(fragment.sql);
+    const { text, name } = this.readStatements.of(fragment.sql);
     const result = await this.run<[string]>(client, text, fragment.params, name, 'array');
     return result.map(([text]) => text);
   }
@@ -581,6 +576,10 @@ export class PostgresRecordStore extends RecordStore {
   }
 }
 
+/** U+001E: JSON escapes every control character inside a string and allows none between tokens. */
+const DOC_SEPARATOR = '\x1e';
+/** The same, as `recordRows` names it in SQL; above the statements built from it when the module loads. */
+const DOC_SEPARATOR_SQL = `chr(${DOC_SEPARATOR.charCodeAt(0)})`;
 const DEADLOCK_DETECTED = '40P01';
 const DEADLOCK_ATTEMPTS = 3;
 const UNIQUE_VIOLATION = '23505';
@@ -655,9 +654,6 @@ function insertStatement({ skipStored }: { skipStored: boolean }): string {
  * validate the parameter and to split it, for text it only ever hands back as it came.
  */
 
-/** U+001E: JSON escapes every control character inside a string and allows none between tokens. */
-const DOC_SEPARATOR = '\x1e';
-
 /** Record texts as `recordRows` splits them. */
 function docsText(texts: readonly string[]): string {
   for (const text of texts) {
@@ -693,7 +689,7 @@ export const LEARNED_PAGE_SETTINGS = 'SET LOCAL enable_sort = off; SET LOCAL ena
  */
 export const POSTGRES_LEARNED_PAGE_RECORDS = 1000;
 export const LEARNED_PAGE_SQL =
-  'SELECT seq, doc::text AS doc FROM inventory_record WHERE family = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4 FOR UPDATE';
+  'SELECT seq, doc FROM inventory_record WHERE family = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4 FOR UPDATE';
 /**
  * The page's old rows of the path, by the (seq, path) index: `path_key + 0` keeps the text index
  * out, which PostgreSQL took while its statistics held no row of the path yet, reading every row
@@ -705,7 +701,7 @@ export const LEARNED_CLEAR_SQL = `DELETE FROM inventory_value WHERE seq = ANY($1
 
 /** `u(id, doc, position)` from a JSON array of ids (or seqs) and the docs of `docsText`. */
 function recordRows(ids: string, docs: string): string {
-  return `ROWS FROM (json_array_elements_text(${ids}::json), string_to_table(${docs}::text, E'\\x1e')) WITH ORDINALITY AS u(id, doc, position)`;
+  return `ROWS FROM (json_array_elements_text(${ids}::json), string_to_table(${docs}::text, ${DOC_SEPARATOR_SQL})) WITH ORDINALITY AS u(id, doc, position)`;
 }
 
 /** `v(id, path_key, kind, text, num)`, all text, from the five parameters of `valueParams` from `$first` on. */

@@ -37,9 +37,10 @@ describeOnPostgres('PostgreSQL record texts (1764600000000) on %s', 'migrate a P
     await dataSource.destroy();
 
     dataSource = await database.open(MIGRATIONS);
-    expect((await dataSource.runMigrations({ transaction: 'all' })).map((migration) => migration.name)).toEqual([
-      'PostgresRecordDocAsText1764600000000',
-    ]);
+    // This one and any that came after it.
+    expect((await dataSource.runMigrations({ transaction: 'all' })).map((migration) => migration.name)).toEqual(
+      MIGRATIONS.slice(before).map((migration) => migration.name),
+    );
     expect(await docType()).toBe('text');
     expect(await stored()).toEqual(texts);
     // The store reads them as they are, and writes a batch and an update after them.
@@ -57,7 +58,7 @@ describeOnPostgres('PostgreSQL record texts (1764600000000) on %s', 'migrate a P
     for await (const page of store.read(spec)) read.push(...page.map((row) => row.doc));
     expect(read).toEqual([...texts, '{"id":"d","t":"\\u001e"}', '{"id":"e"}']);
 
-    await dataSource.undoLastMigration({ transaction: 'all' });
+    for (let undone = MIGRATIONS.length; undone > before; undone--) await dataSource.undoLastMigration({ transaction: 'all' });
     expect(await docType()).toBe('json');
     expect(await stored()).toEqual(read);
   });

@@ -12,6 +12,7 @@ import { SqliteValuePathKeys1764300000000 } from '../migrations/1764300000000-sq
 import { MultiValuedPaths1764400000000 } from '../migrations/1764400000000-multi-valued-paths';
 import { PostgresValuePathKeys1764500000000 } from '../migrations/1764500000000-postgres-value-path-keys';
 import { PostgresRecordDocAsText1764600000000 } from '../migrations/1764600000000-postgres-record-doc-as-text';
+import { PostgresRecordsKeyedByFamily1764700000000 } from '../migrations/1764700000000-postgres-records-keyed-by-family';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -21,6 +22,7 @@ export const MIGRATIONS = [
   MultiValuedPaths1764400000000,
   PostgresValuePathKeys1764500000000,
   PostgresRecordDocAsText1764600000000,
+  PostgresRecordsKeyedByFamily1764700000000,
 ];
 
 /** The one source of database options, for the app and for the TypeORM CLI (ormconfig.ts). */

@@ -234,10 +234,10 @@ export class PostgresRecordStore extends RecordStore {
       }
       if (changed.size === 0) return refused;
       const rows = [...changed.values()];
-      await client.query(`UPDATE inventory_record r SET doc = u.doc FROM ${recordRows('$1', '$2')} WHERE r.seq = u.id::bigint`, [
-        JSON.stringify(rows.map((row) => row.seq)),
-        docsText(rows.map((row) => JSON.stringify(row.doc))),
-      ]);
+      await client.query(
+        `UPDATE inventory_record r SET doc = u.doc FROM ${recordRows('$1', '$2')} WHERE r.family = $3 AND r.seq = u.id::bigint`,
+        [JSON.stringify(rows.map((row) => row.seq)), docsText(rows.map((row) => JSON.stringify(row.doc))), family],
+      );
       await client.query('DELETE FROM inventory_value WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
       await this.insertValues(client, family, rows, index);
       return refused;
@@ -288,8 +288,8 @@ export class PostgresRecordStore extends RecordStore {
         // RETURNING tells which rows this transaction really removed: a concurrent delete of the
         // same record makes it vanish here, and that caller answers 404 instead of a second 205.
         const removed = await client.query<{ id: string; seq: string }>(
-          'DELETE FROM inventory_record WHERE seq = ANY($1::bigint[]) RETURNING seq, id',
-          [rows.map((row) => row.seq)],
+          'DELETE FROM inventory_record WHERE family = $1 AND seq = ANY($2::bigint[]) RETURNING seq, id',
+          [spec.family, rows.map((row) => row.seq)],
         );
         const removedSeqs = new Set(removed.rows.map((row) => Number(row.seq)));
         for (const row of rows) if (removedSeqs.has(row.seq)) deleted.push(row.id);

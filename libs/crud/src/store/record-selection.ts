@@ -121,11 +121,7 @@ export class RecordSelection {
     const leaf = this.leaf;
     if (leaf?.kind !== 'values' || !leaf.oneValue || this.spec.order.length > 0) return undefined;
     const [condition] = leaf.anyOf;
-    return {
-      sql: this.dialect.equalRowsInArrivalOrder(condition.sql, limit),
-      params: [this.spec.family, leaf.path, ...condition.params],
-      shareable: true,
-    };
+    return { ...this.dialect.equalRowsInArrivalOrder(this.spec.family, leaf.path, condition, limit), shareable: true };
   }
 
   /** Makes every later statement about the records `found` (in the family, with the path id). */
@@ -211,18 +207,24 @@ export class RecordSelection {
 
   /** `columns` of the candidates in query order; with a limit, from the window's offset on. */
   private inQueryOrder(columns: string, limit: number | undefined): SqlFragment {
-    const filter = (this.filter ??= this.dialect.seqIn(this.candidateList!));
+    const filter = (this.filter ??= this.amongCandidates());
     const order = this.orderBy();
     const sql = `SELECT ${columns} FROM inventory_record r WHERE ${filter.sql} ORDER BY ${order.sql}`;
     if (limit === undefined) return { sql, params: [...filter.params, ...order.params] };
     return { sql: `${sql} LIMIT ? OFFSET ?`, params: [...filter.params, ...order.params, limit, this.spec.offset] };
   }
 
-  /** At most `READ_PAGE_SIZE` records (the plan's pages). */
-  static rowsBySeq(seqs: readonly number[]): SqlFragment {
+  /** The candidates of the list, as a condition that names the family: PostgreSQL finds records by (family, seq). */
+  private amongCandidates(): SqlFragment {
+    const among = this.dialect.seqIn(this.candidateList!);
+    return { sql: `r.family = ? AND ${among.sql}`, params: [this.spec.family, ...among.params] };
+  }
+
+  /** At most `READ_PAGE_SIZE` records of `family` (the plan's pages). */
+  static rowsBySeq(family: string, seqs: readonly number[]): SqlFragment {
     const sql = (ROWS_BY_SEQ_SQL[seqs.length] ??=
-      `SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE r.seq IN (${marks(seqs.length)})`);
-    return { sql, params: [...seqs] };
+      `SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE r.family = ? AND r.seq IN (${marks(seqs.length)})`);
+    return { sql, params: [family, ...seqs] };
   }
 
   static deleteBySeq(seqs: readonly number[]): SqlFragment {

@@ -55,15 +55,15 @@ export function* selectionPlan(selection: RecordSelection, purpose: 'read' | 'de
     // Already in arrival order: no statement needed to sort them, and an exact window is a slice.
     const { offset, count } = selection.spec;
     const slice = selection.windowInSql ? listed.slice(offset, count === undefined ? undefined : offset + count) : listed;
-    return yield* fetchInOrder(slice, window);
+    return yield* fetchInOrder(family, slice, window);
   }
   if (purpose === 'read' && selection.walksIndexForOrder) {
     const top = yield* topByIndex(selection);
-    if (top) return yield* fetchInOrder(top.slice(selection.spec.offset));
+    if (top) return yield* fetchInOrder(family, top.slice(selection.spec.offset));
   }
   if (selection.windowInSql && (yield* smallResult(selection))) return;
   const candidates = yield* seqs(selection.candidateSeqs());
-  yield* fetchInOrder(candidates, window);
+  yield* fetchInOrder(family, candidates, window);
 }
 
 /**
@@ -197,7 +197,10 @@ function* memoryOrdered(selection: RecordSelection, passSize: number): Selection
     const ranked = yield* pausing(first.drain(clock));
     const skipped = Math.min(ranked.length, Math.max(0, offset - position));
     position += ranked.length;
-    yield* fetchInOrder(ranked.slice(skipped).map((entry) => entry.seq));
+    yield* fetchInOrder(
+      selection.spec.family,
+      ranked.slice(skipped).map((entry) => entry.seq),
+    );
     if (ranked.length < wanted) return;
     after = ranked[ranked.length - 1];
   }
@@ -227,7 +230,7 @@ function* candidatesAfter(selection: RecordSelection, afterSeq: number): PlanPar
   if (listed) {
     const start = firstAbove(listed, afterSeq);
     const chunk = listed.slice(start, start + READ_PAGE_SIZE);
-    const fetched = chunk.length === 0 ? [] : inSeqOrder(chunk, yield* rows(RecordSelection.rowsBySeq(chunk)));
+    const fetched = chunk.length === 0 ? [] : inSeqOrder(chunk, yield* rows(RecordSelection.rowsBySeq(selection.spec.family, chunk)));
     return { rows: fetched, last: start + chunk.length < listed.length ? chunk[chunk.length - 1] : undefined };
   }
   const page = yield* rows(selection.pageAfter(afterSeq, READ_PAGE_SIZE, 0));
@@ -250,12 +253,12 @@ function firstAbove(list: readonly number[], seq: number): number {
   return low;
 }
 
-/** Fetches records by sequence number a page at a time, keeping the given order. */
-function* fetchInOrder(ordered: readonly number[], window?: RowWindow): SelectionPlan {
+/** Fetches records of `family` by sequence number a page at a time, keeping the given order. */
+function* fetchInOrder(family: string, ordered: readonly number[], window?: RowWindow): SelectionPlan {
   for (let start = 0; start < ordered.length && !window?.full; start += READ_PAGE_SIZE) {
     if (start > 0) yield PAUSE;
     const page = ordered.slice(start, start + READ_PAGE_SIZE);
-    const fetched = inSeqOrder(page, yield* rows(RecordSelection.rowsBySeq(page)));
+    const fetched = inSeqOrder(page, yield* rows(RecordSelection.rowsBySeq(family, page)));
     const admitted = window ? yield* window.admit(fetched) : fetched;
     if (admitted.length > 0) yield { kind: 'page', rows: admitted };
   }

@@ -46,12 +46,11 @@ export interface SqlDialect {
   valueSeqs(predicate: string, columns?: string): string;
   /**
    * `r.seq, r.id, r.doc` of the first `limit` value rows in arrival order at a family's path that
-   * pass `predicate`, an equality on one value; binds as `valueSeqs`. Both value indexes end in
-   * `seq`, so one value's entries are in arrival order already: nothing is sorted and the
-   * statement stops at `limit`. A record whose list holds the value twice comes twice, side by
+   * pass `predicate`, an equality on one value. Both value indexes end in `seq`, so one value's
+   * entries are in arrival order already: nothing is sorted and the statement stops at `limit`. A record whose list holds the value twice comes twice, side by
    * side (a `GROUP BY` cost SQLite 4-5 µs of W3's ~45).
    */
-  equalRowsInArrivalOrder(predicate: string, limit: number): string;
+  equalRowsInArrivalOrder(family: string, path: string, predicate: SqlFragment, limit: number): SqlFragment;
   /**
    * One row (a `seq` of 1) if some record of `family` holds more than one value at `path`, as
    * its writes marked (migration 1764400000000); none while each holds one at most.
@@ -134,9 +133,11 @@ export const sqliteDialect: SqlDialect = {
     `SELECT ${columns} FROM inventory_value_path k CROSS JOIN inventory_value v WHERE ${SQLITE_KEYED_PATH} AND ${predicate}`,
   // The limit is written into the text: bound as a parameter, it made the statement take 55-62 µs
   // instead of 21-24 for ten records (better-sqlite3 12, the same plan; 2026-11-28).
-  equalRowsInArrivalOrder: (predicate, limit) =>
-    `SELECT r.seq, r.id, r.doc FROM inventory_value_path k CROSS JOIN inventory_value v CROSS JOIN inventory_record r
-     WHERE ${SQLITE_KEYED_PATH} AND ${predicate} AND r.seq = v.seq ORDER BY v.seq LIMIT ${Math.trunc(limit)}`,
+  equalRowsInArrivalOrder: (family, path, predicate, limit) => ({
+    sql: `SELECT r.seq, r.id, r.doc FROM inventory_value_path k CROSS JOIN inventory_value v CROSS JOIN inventory_record r
+     WHERE ${SQLITE_KEYED_PATH} AND ${predicate.sql} AND r.seq = v.seq ORDER BY v.seq LIMIT ${Math.trunc(limit)}`,
+    params: [family, path, ...predicate.params],
+  }),
   multiValued: (family, path) => ({
     sql: 'SELECT 1 AS seq FROM inventory_value_path WHERE family = ? AND path = ? AND multi = 1',
     params: [family, path],
@@ -271,17 +272,20 @@ export const postgresDialect: SqlDialect = {
   // As `IN (subquery)`, PostgreSQL chose between probing each match and walking every record of
   // the family by its estimate of the matches, which a text range on one path takes from every
   // path's texts: 97 matches taken for 13k, and a merge join over all 100k records (47 ms). An
-  // array of the matches, built first, is looked up in the primary key: cost follows the matches.
+  // array of the matches, built first, is looked up in (family, seq): cost follows the matches.
   // Never for a complement: `NOT … = ANY` of an array that is not a constant compares each record
   // with every element.
   seqAmong: (subquery) => ({ sql: `r.seq = ANY(ARRAY(${subquery.sql}))`, params: subquery.params }),
   valueSeqs: (predicate, columns = 'v.seq') => `SELECT ${columns} FROM inventory_value v WHERE ${keyedValuePath('v')} AND ${predicate}`,
   // The text index holds (path_key, left(text, 200), seq) and the number index (path_key, num,
   // seq), so the walk is in arrival order whatever PostgreSQL estimates, and the LIMIT stops it
-  // (plans: postgres-index.e2e-spec.ts; what it saves: selection-plan's `equalityRows`).
-  equalRowsInArrivalOrder: (predicate, limit) =>
-    `SELECT r.seq, r.id, r.doc FROM inventory_value v JOIN inventory_record r ON r.seq = v.seq
-     WHERE ${keyedValuePath('v')} AND ${predicate} ORDER BY v.seq LIMIT ${Math.trunc(limit)}`,
+  // (plans: postgres-index.e2e-spec.ts; what it saves: selection-plan's `equalityRows`). A
+  // record is found by (family, seq), so the family is bound twice.
+  equalRowsInArrivalOrder: (family, path, predicate, limit) => ({
+    sql: `SELECT r.seq, r.id, r.doc FROM inventory_value v JOIN inventory_record r ON r.family = ? AND r.seq = v.seq
+     WHERE ${keyedValuePath('v')} AND ${predicate.sql} ORDER BY v.seq LIMIT ${Math.trunc(limit)}`,
+    params: [family, family, path, ...predicate.params],
+  }),
   multiValued: (family, path) => ({
     sql: 'SELECT 1 AS seq FROM inventory_value_multi WHERE family = ? AND path = ?',
     params: [family, path],

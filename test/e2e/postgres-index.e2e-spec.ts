@@ -5,11 +5,14 @@ import { createTestApp, TestApp } from '../support/test-app';
 import { bearer } from '../support/test-credentials';
 import { describeOnPostgres } from '../support/test-databases';
 import { NAMED_VALUE_ROWS } from '../../libs/crud/src/store/store.fixtures';
+import { SeqSet } from '../../libs/crud/src/store/seq-set';
 import {
+  DELETE_BY_SEQ_SQL,
   LEARNED_CLEAR_SQL,
   LEARNED_PAGE_SETTINGS,
   LEARNED_PAGE_SQL,
   POSTGRES_LEARNED_PAGE_RECORDS,
+  UPDATE_BY_SEQ_SQL,
 } from '../../libs/crud/src/store/postgres-record.store';
 
 const RECORDS = 100_000;
@@ -160,6 +163,31 @@ describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query
       /Index (Only )?Scan using inventory_record_family_seq on inventory_record r[\s\S]*Index Cond: \(\(family = 'event'::text\) AND \(seq = ANY \(\$\d+\)\)\)/,
     );
     expect(text).not.toMatch(/Merge|Seq Scan/);
+  });
+
+  // Since 1764700000000 no index has `seq` first: each statement that finds records by sequence
+  // number must name their family, or it walks every entry of (family, seq).
+  it('finds records by family and sequence number in every statement that looks them up by seq', async () => {
+    const explain = async (sql: string, params: unknown[]) => {
+      let index = 0;
+      const rows = await dataSource.query(`EXPLAIN ${sql.replace(/\?/g, () => `$${++index}`)}`, params);
+      return rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
+    };
+    const listed = new RecordSelection({ family: 'event', valueIndex: EVENT_INDEX, order: [], offset: 0 }, postgresDialect);
+    listed.narrowTo(new SeqSet(new Set([3, 1, 2]), false));
+    const statements: [string, unknown[]][] = [
+      [RecordSelection.rowsBySeq('event', [1, 2, 3]).sql, RecordSelection.rowsBySeq('event', [1, 2, 3]).params],
+      [listed.candidateSeqs().sql, listed.candidateSeqs().params],
+      [UPDATE_BY_SEQ_SQL, ['[1,2]', '{"id":"ev-0"}\u001e{"id":"ev-1"}', 'event']],
+      [DELETE_BY_SEQ_SQL, ['event', [1, 2]]],
+    ];
+    for (const [sql, params] of statements) {
+      const text = await explain(sql, params);
+      expect(text).toMatch(
+        /Index (Only )?Scan using inventory_record_family_seq on inventory_record( r)?\b[\s\S]*Index Cond: \(\(family = /,
+      );
+      expect(text).not.toMatch(/Seq Scan|Filter: \(seq/);
+    }
   });
 
   // An equality on one value read in arrival order is one statement of its rows: the index's

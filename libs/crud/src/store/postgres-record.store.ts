@@ -234,10 +234,11 @@ export class PostgresRecordStore extends RecordStore {
       }
       if (changed.size === 0) return refused;
       const rows = [...changed.values()];
-      await client.query(
-        `UPDATE inventory_record r SET doc = u.doc FROM ${recordRows('$1', '$2')} WHERE r.family = $3 AND r.seq = u.id::bigint`,
-        [JSON.stringify(rows.map((row) => row.seq)), docsText(rows.map((row) => JSON.stringify(row.doc))), family],
-      );
+      await client.query(UPDATE_BY_SEQ_SQL, [
+        JSON.stringify(rows.map((row) => row.seq)),
+        docsText(rows.map((row) => JSON.stringify(row.doc))),
+        family,
+      ]);
       await client.query('DELETE FROM inventory_value WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
       await this.insertValues(client, family, rows, index);
       return refused;
@@ -287,10 +288,7 @@ export class PostgresRecordStore extends RecordStore {
       for await (const rows of readSelection(selectionPlan(selection, 'delete'), queries, spec.budget)) {
         // RETURNING tells which rows this transaction really removed: a concurrent delete of the
         // same record makes it vanish here, and that caller answers 404 instead of a second 205.
-        const removed = await client.query<{ id: string; seq: string }>(
-          'DELETE FROM inventory_record WHERE family = $1 AND seq = ANY($2::bigint[]) RETURNING seq, id',
-          [spec.family, rows.map((row) => row.seq)],
-        );
+        const removed = await client.query<{ id: string; seq: string }>(DELETE_BY_SEQ_SQL, [spec.family, rows.map((row) => row.seq)]);
         const removedSeqs = new Set(removed.rows.map((row) => Number(row.seq)));
         for (const row of rows) if (removedSeqs.has(row.seq)) deleted.push(row.id);
       }
@@ -667,6 +665,14 @@ function docsText(texts: readonly string[]): string {
 function docsOf(records: readonly NewRecord[]): string {
   return docsText(records.map(newRecordText));
 }
+
+/**
+ * A write's records by sequence number, within their family: `(family, seq)` is the table's only
+ * index on `seq` (migration 1764700000000; plans: postgres-index.e2e-spec.ts).
+ */
+export const UPDATE_BY_SEQ_SQL = `UPDATE inventory_record r SET doc = u.doc FROM ${recordRows('$1', '$2')}
+  WHERE r.family = $3 AND r.seq = u.id::bigint`;
+export const DELETE_BY_SEQ_SQL = 'DELETE FROM inventory_record WHERE family = $1 AND seq = ANY($2::bigint[]) RETURNING seq, id';
 
 /**
  * A learned path's build reads its page by walking an index in seq order to its limit, whatever

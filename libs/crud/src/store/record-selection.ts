@@ -214,10 +214,10 @@ export class RecordSelection {
     return { sql: `${sql} LIMIT ? OFFSET ?`, params: [...filter.params, ...order.params, limit, this.spec.offset] };
   }
 
-  /** The candidates of the list, as a condition that names the family: PostgreSQL finds records by (family, seq). */
+  /** The listed candidates within `paging`, which names the family: PostgreSQL finds records by (family, seq). */
   private amongCandidates(): SqlFragment {
     const among = this.dialect.seqIn(this.candidateList!);
-    return { sql: `r.family = ? AND ${among.sql}`, params: [this.spec.family, ...among.params] };
+    return { sql: `${this.paging.sql} AND ${among.sql}`, params: [...this.paging.params, ...among.params] };
   }
 
   /** At most `READ_PAGE_SIZE` records of `family` (the plan's pages). */

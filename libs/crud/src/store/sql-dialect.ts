@@ -47,8 +47,9 @@ export interface SqlDialect {
   /**
    * `r.seq, r.id, r.doc` of the first `limit` value rows in arrival order at a family's path that
    * pass `predicate`, an equality on one value. Both value indexes end in `seq`, so one value's
-   * entries are in arrival order already: nothing is sorted and the statement stops at `limit`. A record whose list holds the value twice comes twice, side by
-   * side (a `GROUP BY` cost SQLite 4-5 µs of W3's ~45).
+   * entries are in arrival order already: nothing is sorted and the statement stops at `limit`.
+   * A record whose list holds the value twice comes twice, side by side (a `GROUP BY` cost
+   * SQLite 4-5 µs of W3's ~45).
    */
   equalRowsInArrivalOrder(family: string, path: string, predicate: SqlFragment, limit: number): SqlFragment;
   /**

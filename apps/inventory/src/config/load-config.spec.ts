@@ -1,3 +1,7 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from './load-config';
 
 describe('loadConfig', () => {
@@ -66,6 +70,48 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
   ])('stops on %s=%j with one line naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
+  });
+
+  describe('INVENTORY_JWT_PUBLIC_KEY', () => {
+    let keyDir: string;
+    beforeAll(() => {
+      keyDir = mkdtempSync(join(tmpdir(), 'inventory-config-key-'));
+    });
+    afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
+
+    function keyFile(name: string, pem: string): string {
+      const path = join(keyDir, name);
+      writeFileSync(path, pem);
+      return path;
+    }
+    const ecPublicPem = (namedCurve: string) =>
+      generateKeyPairSync('ec', { namedCurve }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+
+    it('takes an RSA key and a P-256 EC key', () => {
+      const rsaPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+      for (const [name, pem] of [
+        ['rsa.pem', rsaPem],
+        ['p256.pem', ecPublicPem('prime256v1')],
+      ]) {
+        const path = keyFile(name, pem);
+        expect(loadConfig({ INVENTORY_JWT_PUBLIC_KEY: path }).jwt).toMatchObject({ publicKey: pem, publicKeyPath: path });
+      }
+    });
+
+    // ES256 verifies with P-256 only: a service started with another curve would refuse every token.
+    it.each(['secp384r1', 'secp521r1', 'secp256k1'])('stops on an EC key on %s, naming the curve ES256 needs', (curve) => {
+      const path = keyFile(`${curve}.pem`, ecPublicPem(curve));
+      expect(() => loadConfig({ INVENTORY_JWT_PUBLIC_KEY: path })).toThrow(
+        new RegExp(`^INVENTORY_JWT_PUBLIC_KEY: [^\\n]*${curve}[^\\n]*P-256 \\(prime256v1\\)$`),
+      );
+    });
+
+    it('stops on a file that is not a public key in PEM form', () => {
+      const path = keyFile('not-a-key.pem', 'hello');
+      expect(() => loadConfig({ INVENTORY_JWT_PUBLIC_KEY: path })).toThrow(
+        /^INVENTORY_JWT_PUBLIC_KEY: .* is not an RSA or EC public key in PEM form$/,
+      );
+    });
   });
 
   describe('INVENTORY_REQUEST_TIMEOUT and INVENTORY_MAX_CONNECTIONS', () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, KeyObject } from 'node:crypto';
 import { AppConfig, LOG_FORMATS, LOG_LEVELS, LogFormat, LogLevelName } from './app-config';
 import { corsOrigins, trustProxy } from './network-settings';
 import { ConfigError } from './config-error';
@@ -98,13 +98,29 @@ function publicKey(env: Env): Pick<AppConfig['jwt'], 'publicKey' | 'publicKeyPat
   } catch {
     throw new ConfigError('INVENTORY_JWT_PUBLIC_KEY', `cannot read ${path}`);
   }
-  try {
-    const type = createPublicKey(pem).asymmetricKeyType;
-    if (type !== 'rsa' && type !== 'ec') throw new Error(type);
-  } catch {
+  const key = publicKeyOf(pem);
+  const type = key?.asymmetricKeyType;
+  if (!key || (type !== 'rsa' && type !== 'ec')) {
     throw new ConfigError('INVENTORY_JWT_PUBLIC_KEY', `${path} is not an RSA or EC public key in PEM form`);
   }
+  // An EC key is checked as ES256, which only a P-256 key can verify: any other curve would start a
+  // service that answers 401 to every token.
+  const curve = key.asymmetricKeyDetails?.namedCurve;
+  if (type === 'ec' && curve !== 'prime256v1') {
+    throw new ConfigError(
+      'INVENTORY_JWT_PUBLIC_KEY',
+      `${path} is an EC key on ${curve ?? 'an unnamed curve'}; ES256 needs P-256 (prime256v1)`,
+    );
+  }
   return { publicKey: pem, publicKeyPath: path };
+}
+
+function publicKeyOf(pem: string): KeyObject | undefined {
+  try {
+    return createPublicKey(pem);
+  } catch {
+    return undefined;
+  }
 }
 
 function prefix(env: Env): string | undefined {

@@ -332,6 +332,17 @@ export function describeRecordContract(fixture: FamilyFixture, appOptions: TestA
           expect(response.status).toBe(406);
           expect(response.body[0].message).toEqual(fixture.invalidChange!.problems);
         });
+
+        it('reports a patch it cannot merge together with what is invalid in the rest (every problem at once)', async () => {
+          const id = await made('invalid-merge-and-key');
+          const response = await update({ id, ...fixture.invalidChange!.body, merge_probe: { $set: 1, kept: true } });
+          expect(response.status).toBe(406);
+          expect(response.body[0].message).toEqual({
+            ...fixture.invalidChange!.problems,
+            'merge_probe.$set': 'keys starting with $ are reserved',
+          });
+          expect((await read(id)).body[0]).not.toHaveProperty('merge_probe');
+        });
       }
     });
 

@@ -1,6 +1,6 @@
 import { FieldPath, JsonObject } from '../core/query/query.types';
 import { jsonEquals } from '../core/query/json-equality';
-import { mergeRecord } from '../core/merge/deep-merge';
+import { mergeRecordWithProblems } from '../core/merge/deep-merge';
 import { generateRecordId, recordIdProblem } from '../core/ids/record-id';
 import { assertRecordIdInPath } from '../core/ids/path-id';
 import { ID_ALREADY_FOUND, ID_NOT_FOUND, ResourceMessages } from '../core/outcome/messages';
@@ -278,16 +278,15 @@ export class RecordService {
     current: JsonObject | undefined,
   ): { outcome: WriteOutcome; write?: UpdateWrite } | Refusal {
     if (!current) return { outcome: new WriteOutcome(406, ID_NOT_FOUND) };
-    let merged: JsonObject;
-    try {
-      merged = mergeRecord(current, patch, { replaced: this.rules.replacedOnUpdate });
-    } catch (error) {
-      if (error instanceof RecordProblems) return { problems: error.problems };
-      throw error;
-    }
+    const merge = mergeRecordWithProblems(current, patch, { replaced: this.rules.replacedOnUpdate });
+    let merged = merge.merged;
     if (!this.rules.isEmpty) merged = this.rules.withDefaults(this.rules.convert(merged));
     // A read-only field an update removes is reported as read-only, the cause, rather than as required.
-    const problems = { ...validateRecord(this.family.schema, merged), ...this.rules.readOnlyProblems(current, merged) };
+    const problems = {
+      ...validateRecord(this.family.schema, merged),
+      ...this.rules.readOnlyProblems(current, merged),
+      ...merge.problems,
+    };
     if (Object.keys(problems).length > 0) return { problems, requires: this.requiredRecords(merged, current) };
     merged = this.rules.withoutWriteOnly(merged);
     if (jsonEquals(merged, current)) return { outcome: new WriteOutcome(304, this.messages.notModified(id)) };

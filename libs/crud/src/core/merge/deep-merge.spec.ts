@@ -1,7 +1,7 @@
 import { jsonEquals } from '../query/json-equality';
 import { JsonObject } from '../query/query.types';
 import { RecordProblems } from '../validation/record-problems';
-import { mergeRecord } from './deep-merge';
+import { mergeRecord, mergeRecordWithProblems } from './deep-merge';
 
 function problemsOf(work: () => unknown): Record<string, string> {
   try {
@@ -132,6 +132,16 @@ describe('mergeRecord', () => {
       expect(mergeRecord(stored, { tags: [] }).tags).toEqual([]);
     });
 
+    // Merging by id needs a stored list of items with ids: objects appended to scalars would make a list of neither.
+    it('a stored list of anything but id items, even under a patch list whose items carry ids', () => {
+      expect(mergeRecord(stored, { tags: [{ id: 'z', v: 1 }] }).tags).toEqual([{ id: 'z', v: 1 }]);
+      expect(mergeRecord(stored, { extra: { plain: [{ id: 'z' }] } }).extra).toEqual({
+        ...(stored.extra as JsonObject),
+        plain: [{ id: 'z' }],
+      });
+      expect(mergeRecord({ id: 'x', mixed: [{ id: 'a' }, 'b'] }, { mixed: [{ id: 'a', v: 1 }] }).mixed).toEqual([{ id: 'a', v: 1 }]);
+    });
+
     it('lists of objects without ids, or with only some ids', () => {
       expect((mergeRecord(stored, { extra: { plain: [{ v: 2 }] } }).extra as JsonObject).plain).toEqual([{ v: 2 }]);
       expect(mergeRecord(stored, { actions: [{ id: 'start' }, { name: 'no id' }] }).actions).toEqual([{ id: 'start' }, { name: 'no id' }]);
@@ -175,6 +185,39 @@ describe('mergeRecord', () => {
       const problems = problemsOf(() => mergeRecord(stored, patch));
       expect(Object.keys(problems)).toEqual([path]);
       expect(problems[path]).toMatch(/reserved/);
+    });
+  });
+
+  describe('every problem of a patch at once', () => {
+    const patch: JsonObject = {
+      $set: 1,
+      config: { $inc: 1, cmd: 'new' },
+      actions: [
+        { id: 'start', $patch: 'replace' },
+        { id: 'stop', status: 'x' },
+      ],
+    };
+
+    it('mergeRecord throws them all', () => {
+      expect(problemsOf(() => mergeRecord(stored, patch))).toEqual({
+        $set: expect.stringMatching(/reserved/) as string,
+        'config.$inc': expect.stringMatching(/reserved/) as string,
+        'actions.$patch': 'must be "delete"',
+      });
+    });
+
+    it('mergeRecordWithProblems answers them beside the merge of the rest, which leaves their parts out', () => {
+      const { merged, problems } = mergeRecordWithProblems(stored, patch);
+      expect(Object.keys(problems)).toEqual(['$set', 'config.$inc', 'actions.$patch']);
+      expect(merged).toEqual({
+        ...stored,
+        config: { ...(stored.config as JsonObject), cmd: 'new' },
+        actions: [(stored.actions as JsonObject[])[0], { id: 'stop', status: 'x' }],
+      });
+    });
+
+    it('answers no problems for a patch that has none', () => {
+      expect(mergeRecordWithProblems(stored, { description: 'x' }).problems).toEqual({});
     });
   });
 

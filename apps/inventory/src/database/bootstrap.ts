@@ -17,7 +17,10 @@ export async function bootstrapDatabase(dataSource: DataSource, config: AppConfi
     await runMigrations(dataSource);
     const jwtSecret = config.jwt.secret ?? (await ensureSetting(dataSource, 'jwt_secret', () => randomBytes(48).toString('base64url')));
     await ensureAdmin(dataSource, config.admin);
-    if (config.demoData) await loadDemoData(dataSource);
+    // A database is new on its first start only: one first started without the demo data does
+    // not get it later. (Databases first started before this mark existed get it on their next start.)
+    const firstStart = await claimSetting(dataSource, 'first_start');
+    if (config.demoData && firstStart) await loadDemoData(dataSource);
     return { jwtSecret };
   });
 }
@@ -56,7 +59,7 @@ async function ensureAdmin(dataSource: DataSource, admin: AppConfig['admin']): P
   logger.warn(`Created Basic user "${admin.username}" with password: ${password}`);
 }
 
-/** Once per database: records deleted later do not come back on restart. */
+/** Once per database (also for one first started before `first_start` was marked): records deleted later do not come back on restart. */
 async function loadDemoData(dataSource: DataSource): Promise<void> {
   if (!(await claimSetting(dataSource, 'demo_data_loaded'))) return;
   const store = recordStoreFor(dataSource);

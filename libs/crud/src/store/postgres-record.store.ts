@@ -17,6 +17,7 @@ import {
   UpdateWrite,
 } from './record-store';
 import { cancellable } from './postgres-cancel';
+import { queryRowArrays, RowArrays } from './postgres-row-arrays';
 import { PostgresPathKeys } from './postgres-path-keys';
 import { GroupedRecordReads } from './grouped-record-reads';
 import { GroupedInserts } from './grouped-inserts';
@@ -509,10 +510,21 @@ export class PostgresRecordStore extends RecordStore {
     return this.recordRows<StoredRow>(client, fragment.sql, fragment.params);
   }
 
-  /** Rows of records (`r.seq, r.id, r.doc`, `doc` as its stored text) of a statement written with `?` placeholders. */
+  /**
+   * Rows of records (`r.seq, r.id, r.doc`, `doc` as its stored text; a shared statement's with
+   * `g` first) of a statement written with `?` placeholders. On a connection of its own, as every
+   * read with a budget runs, through `queryRowArrays`.
+   */
   private async recordRows<T extends StoredRow>(client: Pool | PoolClient, sql: string, params: unknown[]): Promise<T[]> {
     const { text, name } = this.readStatements.of(sql);
-    return withNumericSeqs(await this.run<T>(client, text, params, name));
+    if (client === this.pool) return withNumericSeqs(await this.run<T>(client, text, params, name));
+    let answer: RowArrays;
+    try {
+      answer = await queryRowArrays(client as PoolClient, text, name, params);
+    } catch (error) {
+      throw translate(error);
+    }
+    return storedRows(answer) as T[];
   }
 
   private async readRecordsNow(families: string[], ids: string[]): Promise<(StoredRow & { family: string })[]> {
@@ -764,6 +776,16 @@ function translate(error: unknown): unknown {
 }
 
 /** pg returns BIGINT as text; a sequence number stays far below 2^53. */
+/** Rows of `seq, id, doc` (and `g`, a shared statement's), in any order, from their texts. */
+function storedRows({ columns, rows }: RowArrays): (StoredRow & { g?: number })[] {
+  const seqAt = columns.indexOf('seq');
+  const idAt = columns.indexOf('id');
+  const docAt = columns.indexOf('doc');
+  const gAt = columns.indexOf('g');
+  if (gAt < 0) return rows.map((row) => ({ seq: Number(row[seqAt]), id: row[idAt]!, doc: row[docAt]! }));
+  return rows.map((row) => ({ g: Number(row[gAt]), seq: Number(row[seqAt]), id: row[idAt]!, doc: row[docAt]! }));
+}
+
 function withNumericSeqs<T extends { seq: number }>(rows: T[]): T[] {
   for (const row of rows) row.seq = Number(row.seq);
   return rows;

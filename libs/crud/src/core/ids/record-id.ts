@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { longerThan } from '../text/code-points';
 
 export const MAX_ID_LENGTH = 256;
 // eslint-disable-next-line no-control-regex
@@ -12,27 +13,13 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 export function recordIdProblem(id: unknown): string | undefined {
   if (typeof id !== 'string') return 'must be a string';
   if (id.length === 0) return 'must not be empty';
-  if (codePointCount(id) > MAX_ID_LENGTH) return `must be at most ${MAX_ID_LENGTH} characters`;
+  if (longerThan(id, MAX_ID_LENGTH)) return `must be at most ${MAX_ID_LENGTH} characters`;
   if (id.includes('/')) return 'must not contain "/"';
   if (CONTROL_CHARACTERS.test(id)) return 'must not contain control characters';
   if (!(id as string & { isWellFormed(): boolean }).isWellFormed()) return 'must not contain a lone UTF-16 surrogate';
   if (id === '.' || id === '..') return 'must not be "." or ".."';
   if (id.startsWith('_')) return 'must not start with "_"';
   return undefined;
-}
-
-/** Unicode code points: an emoji is one character of an id, although it is two UTF-16 units. */
-function codePointCount(text: string): number {
-  // A code point is one or two units: past twice the limit no counting is needed.
-  if (text.length <= MAX_ID_LENGTH || text.length > 2 * MAX_ID_LENGTH) return text.length;
-  let count = 0;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    const next = text.charCodeAt(index + 1);
-    if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) index++;
-    count++;
-  }
-  return count;
 }
 
 let lastMillis = 0;

@@ -1,4 +1,5 @@
 import { QUERY_LIMITS } from './query-limits';
+import { longerThan } from '../text/code-points';
 import { FieldPath, JsonValue } from './query.types';
 import { QueryError } from './query-error';
 
@@ -14,7 +15,7 @@ export function parseFieldPath(raw: unknown, where: string): FieldPath {
   const segments = raw.split('.');
   for (const segment of segments) {
     if (segment.length === 0) throw new QueryError(`${where} has an empty segment: "${raw}"`);
-    if (segment.length > QUERY_LIMITS.segmentLength)
+    if (longerThan(segment, QUERY_LIMITS.segmentLength))
       throw new QueryError(`${where} has a segment longer than ${QUERY_LIMITS.segmentLength} characters`);
   }
   return segments;

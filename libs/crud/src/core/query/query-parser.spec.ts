@@ -304,6 +304,12 @@ describe('parseRecordQuery', () => {
       expectQueryError({ where: { [op]: { target: 'f', expr: 'a'.repeat(257) } } }, /longer than 256 characters/);
     });
 
+    // Characters, as the contract counts them: an emoji is one, though two UTF-16 units.
+    it.each(['reg_exp', 'wildcard'])('%s: counts a pattern in characters, not UTF-16 units', (op) => {
+      expect(where({ [op]: { target: 'f', expr: '\u{1F600}'.repeat(256) } })).toMatchObject({ kind: 'pattern' });
+      expectQueryError({ where: { [op]: { target: 'f', expr: '\u{1F600}'.repeat(257) } } }, /longer than 256 characters/);
+    });
+
     it('100 select paths pass, 101 fail naming the cap', () => {
       expect(read({ select: Array.from({ length: 100 }, (_, i) => `f${i}`) }).select).toHaveLength(100);
       expectQueryError({ select: Array.from({ length: 101 }, (_, i) => `f${i}`) }, /more than 100 paths/);
@@ -316,6 +322,8 @@ describe('parseRecordQuery', () => {
       expectQueryError({ where: { exists: { target: long } } }, /segment longer than 128 characters/);
       expectQueryError({ select: [long] }, /segment longer than 128 characters/);
       expectQueryError({ order: [{ target: long }] }, /segment longer than 128 characters/);
+      expect(where({ exists: { target: `a.${'\u{1F600}'.repeat(128)}` } })).toMatchObject({ kind: 'exists' });
+      expectQueryError({ where: { exists: { target: `a.${'\u{1F600}'.repeat(129)}` } } }, /segment longer than 128 characters/);
     });
 
     it('10,000 in values in the whole query pass, one more fails naming the cap', () => {

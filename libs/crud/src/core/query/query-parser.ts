@@ -3,6 +3,7 @@ import { compilePattern } from './pattern-matcher';
 import { isPlainObject, parseFieldPath } from './field-path';
 import { QueryError } from './query-error';
 import { QUERY_LIMITS } from './query-limits';
+import { longerThan } from '../text/code-points';
 import { CompareOperator, Condition, FieldPath, JsonValue, OrderTerm, RecordQuery } from './query.types';
 
 export interface QueryParseOptions {
@@ -148,7 +149,7 @@ class ClauseParser {
   private parsePattern(op: 'reg_exp' | 'wildcard', operand: JsonValue, where: string): Condition {
     const { path, expr } = this.leaf(operand, where, ['target', 'expr']);
     if (typeof expr !== 'string') throw new QueryError(`${where}.expr must be a string`);
-    if (expr.length > QUERY_LIMITS.patternLength)
+    if (longerThan(expr, QUERY_LIMITS.patternLength))
       throw new QueryError(`${where}.expr is longer than ${QUERY_LIMITS.patternLength} characters`);
     if (op === 'reg_exp') {
       if (largestRepeatCount(expr) > QUERY_LIMITS.repeatCount)

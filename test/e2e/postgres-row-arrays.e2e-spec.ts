@@ -52,7 +52,8 @@ describeOnPostgres('queryRowArrays on %s', 'read rows through a query object of 
       const params = [3, '9007199254740993', 'a', '{"x":"é\\u001e"}', 2];
       const answer = await queryRowArrays(client, READ, undefined, params);
       const expected = (await client.query({ text: READ, values: params, rowMode: 'array' })).rows as unknown[][];
-      expect(answer.columns).toEqual(['g', 'seq', 'id', 'doc']);
+      expect(answer.columns.names).toEqual(['g', 'seq', 'id', 'doc']);
+      expect(answer.columns.typeIds).toEqual([23, 20, 25, 25]);
       expect(answer.rows).toEqual(expected.map((row) => row.map(String)));
       const lists = await queryRowArrays(client, 'SELECT array_length($1::text[], 1) AS n, NULL::text AS nothing', undefined, [
         ['a', 'b,c'],
@@ -70,7 +71,7 @@ describeOnPostgres('queryRowArrays on %s', 'read rows through a query object of 
       expect(first.types).toEqual(['P', 'B', 'D', 'E', 'S']);
       expect(second.types).toEqual(['B', 'E', 'S']);
       expect(second.result).toEqual({
-        columns: ['g', 'seq', 'id', 'doc'],
+        columns: { names: ['g', 'seq', 'id', 'doc'], typeIds: [23, 20, 25, 25] },
         rows: [
           ['1', '2', 'b', 'e'],
           ['1', '2', 'b', 'e'],

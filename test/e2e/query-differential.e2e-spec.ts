@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
-import { parseRecordQuery, projectRecord, QueryEvaluator, recordStoreFor, RecordStore, SelectionSpec, ValueIndex } from '@inventory/crud';
+import {
+  parseRecordQuery,
+  projectRecord,
+  QueryBudget,
+  QueryEvaluator,
+  recordStoreFor,
+  RecordStore,
+  SelectionSpec,
+  ValueIndex,
+} from '@inventory/crud';
 import { dataSourceOptions } from '../../apps/inventory/src/database/data-source-options';
 import { answer, Clause, Doc, Json, matches, OrderTermJson, project } from '../support/query-reference';
 import { createTestDatabase, databaseKinds, TestDatabase } from '../support/test-databases';
@@ -239,6 +248,13 @@ describe.each(databaseKinds())('queries agree: SQL, in memory, evaluator and ref
             const sql = await readAll({ family: bySql, valueIndex: EVERYTHING, ...selection });
             expect({ ...context, path: 'sql', ids: sql.ids }).toEqual({ ...context, path: 'sql', ids: expectedIds });
             expect(sql.docs).toEqual(expected);
+            // As the service reads: with a budget, each statement on a connection of its own (PostgreSQL).
+            const budgeted = await readAll({ family: bySql, valueIndex: EVERYTHING, ...selection, budget: new QueryBudget(10_000) });
+            expect({ ...context, path: 'sql with a budget', ids: budgeted.ids }).toEqual({
+              ...context,
+              path: 'sql with a budget',
+              ids: expectedIds,
+            });
             const memory = await readAll({ family: inMemory, valueIndex: NOTHING, ...selection });
             expect({ ...context, path: 'memory', ids: memory.ids }).toEqual({ ...context, path: 'memory', ids: expectedIds });
 

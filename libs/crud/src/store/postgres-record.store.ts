@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import { types, type Pool, type PoolClient } from 'pg';
 import { QueryBudget, StatementStop } from '../core/query/query-budget';
 import { JsonObject } from '../core/query/query.types';
 import { addMultiValuedPaths, indexedValues } from './indexed-values';
@@ -512,19 +512,19 @@ export class PostgresRecordStore extends RecordStore {
 
   /**
    * Rows of records (`r.seq, r.id, r.doc`, `doc` as its stored text; a shared statement's with
-   * `g` first) of a statement written with `?` placeholders. On a connection of its own, as every
-   * read with a budget runs, through `queryRowArrays`.
+   * `g` first) of a statement written with `?` placeholders, through `queryRowArrays` (on a
+   * connection of the pool's when given the pool, as `pool.query` would take one).
    */
   private async recordRows<T extends StoredRow>(client: Pool | PoolClient, sql: string, params: unknown[]): Promise<T[]> {
     const { text, name } = this.readStatements.of(sql);
-    if (client === this.pool) return withNumericSeqs(await this.run<T>(client, text, params, name));
-    let answer: RowArrays;
+    const on = client === this.pool ? await this.connection() : (client as PoolClient);
     try {
-      answer = await queryRowArrays(client as PoolClient, text, name, params);
+      return storedRows(await queryRowArrays(on, text, name, params)) as T[];
     } catch (error) {
       throw translate(error);
+    } finally {
+      if (on !== client) on.release();
     }
-    return storedRows(answer) as T[];
   }
 
   private async readRecordsNow(families: string[], ids: string[]): Promise<(StoredRow & { family: string })[]> {
@@ -775,17 +775,31 @@ function translate(error: unknown): unknown {
   return error;
 }
 
-/** pg returns BIGINT as text; a sequence number stays far below 2^53. */
-/** Rows of `seq, id, doc` (and `g`, a shared statement's), in any order, from their texts. */
+/**
+ * The rows as pg's own queries would answer them, with `seq` (and `g`) as numbers: BIGINT comes
+ * as text, and a sequence number stays far below 2^53. Rows of records (`seq, id, doc`, and `g`
+ * first in a shared statement's) are built directly; any other columns (an ordered read's
+ * `seq, value` pages) go through pg's parser for their type, as a float8 `value` must stay a number.
+ */
 function storedRows({ columns, rows }: RowArrays): (StoredRow & { g?: number })[] {
-  const seqAt = columns.indexOf('seq');
-  const idAt = columns.indexOf('id');
-  const docAt = columns.indexOf('doc');
-  const gAt = columns.indexOf('g');
-  if (gAt < 0) return rows.map((row) => ({ seq: Number(row[seqAt]), id: row[idAt]!, doc: row[docAt]! }));
-  return rows.map((row) => ({ g: Number(row[gAt]), seq: Number(row[seqAt]), id: row[idAt]!, doc: row[docAt]! }));
+  const [first, ...rest] = columns.names;
+  const shared = first === 'g';
+  const recordColumns = shared ? rest : columns.names;
+  if (recordColumns.length === 3 && recordColumns[0] === 'seq' && recordColumns[1] === 'id' && recordColumns[2] === 'doc') {
+    if (!shared) return rows.map((row) => ({ seq: Number(row[0]), id: row[1]!, doc: row[2]! }));
+    return rows.map((row) => ({ g: Number(row[0]), seq: Number(row[1]), id: row[2]!, doc: row[3]! }));
+  }
+  const parsers = columns.typeIds.map((typeId) => types.getTypeParser(typeId, 'text') as (text: string) => unknown);
+  return withNumericSeqs(
+    rows.map((row) => {
+      const parsed: Record<string, unknown> = {};
+      columns.names.forEach((name, at) => (parsed[name] = row[at] === null ? null : parsers[at](row[at])));
+      return parsed as unknown as StoredRow & { g?: number };
+    }),
+  );
 }
 
+/** pg returns BIGINT as text; a sequence number stays far below 2^53. */
 function withNumericSeqs<T extends { seq: number }>(rows: T[]): T[] {
   for (const row of rows) row.seq = Number(row.seq);
   return rows;

@@ -1,9 +1,15 @@
 import type { PoolClient } from 'pg';
 import { prepareValue } from 'pg/lib/utils';
 
-/** A statement's answer: its columns' names, and each row's columns as PostgreSQL's text (null for NULL). */
+/** A statement's columns: their names and PostgreSQL type ids, in order. */
+export interface RowColumns {
+  names: readonly string[];
+  typeIds: readonly number[];
+}
+
+/** A statement's answer: its columns, and each row's columns as PostgreSQL's text (null for NULL). */
 export interface RowArrays {
-  columns: readonly string[];
+  columns: RowColumns;
   rows: (string | null)[][];
 }
 
@@ -24,7 +30,7 @@ interface PgConnection {
  * The columns of each named statement, from its first answer's description. A name stands for one
  * text (`statementName` derives it from the text), so for one list of columns on every connection.
  */
-const columnsOfNamed = new Map<string, readonly string[]>();
+const columnsOfNamed = new Map<string, RowColumns>();
 
 /**
  * Runs one read statement on `client` and answers its rows as arrays of texts, through pg's
@@ -52,7 +58,7 @@ class RowArraysQuery {
    * the query, its rows included, until it fired.
    */
   callback: (error: Error | undefined, answer?: RowArrays) => void = () => undefined;
-  private columns: readonly string[] | undefined;
+  private columns: RowColumns | undefined;
   private readonly rows: (string | null)[][] = [];
   private ended = false;
 
@@ -83,8 +89,8 @@ class RowArraysQuery {
     return null;
   }
 
-  handleRowDescription(message: { fields: { name: string }[] }): void {
-    this.columns = message.fields.map((field) => field.name);
+  handleRowDescription(message: { fields: { name: string; dataTypeID: number }[] }): void {
+    this.columns = { names: message.fields.map((field) => field.name), typeIds: message.fields.map((field) => field.dataTypeID) };
     if (this.name !== '') columnsOfNamed.set(this.name, this.columns);
   }
 
@@ -110,7 +116,7 @@ class RowArraysQuery {
   }
 
   handleReadyForQuery(): void {
-    this.end(undefined, { columns: this.columns ?? [], rows: this.rows });
+    this.end(undefined, { columns: this.columns ?? { names: [], typeIds: [] }, rows: this.rows });
   }
 
   private end(error: Error | undefined, answer?: RowArrays): void {

@@ -11,6 +11,24 @@ export function cpuTicks(pid: number): number | undefined {
   }
 }
 
+/**
+ * Nanoseconds the process's main thread (where the event loop runs) has spent runnable but
+ * waiting for a core, from /proc/PID/schedstat; undefined once it is gone or without schedstat.
+ * A server below 100 % of its core either slept (nothing to do) or waited here, for other
+ * processes on its core (on PostgreSQL the database's backends, woken by the service's own
+ * statements, run there whenever the other core is busy) or for its own helper threads (V8's
+ * collector), pinned to the same core.
+ */
+export function waitedForCoreNs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/);
+    const waited = Number(fields[1]);
+    return Number.isFinite(waited) ? waited : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface MachineTicks {
   busy: number;
   steal: number;

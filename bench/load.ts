@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { batchBody, ENVELOPE_BASE_LENGTH, newRecordTemplate, recordJson, SOURCE_GROUP, sourceCount } from './records';
 import type { LoadReply, LoadRequest, Measurement } from './protocol';
-import { cpuTicks, MachineTicks, machineShare, machineTicks } from './cpu-ticks';
+import { cpuTicks, MachineTicks, machineShare, machineTicks, waitedForCoreNs } from './cpu-ticks';
 
 /** Byte lengths of preloaded record i, and of the W3 answer for each group of 10. */
 let recordLength = new Int32Array(0);
@@ -80,13 +80,14 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
   // CPU of wrk and of the server over the window (from 0.5 s in, once wrk has its connections, to its last sample).
-  const samples: { at: number; wrk?: number; server?: number; idle?: number; machine?: MachineTicks }[] = [];
+  const samples: { at: number; wrk?: number; server?: number; idle?: number; waitedNs?: number; machine?: MachineTicks }[] = [];
   const sample = (): void => {
     samples.push({
       at: Date.now(),
       wrk: cpuTicks(child.pid!),
       server: cpuTicks(message.serverPid),
       idle: cpuTicks(message.idlePid),
+      waitedNs: waitedForCoreNs(message.serverPid),
       machine: machineTicks(),
     });
   };
@@ -134,6 +135,7 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
       server: cpu((s) => s.server, withWrk),
       generator: cpu((s) => s.wrk, withWrk),
       idleServer: cpu((s) => s.idle, withWrk),
+      waitedForCore: cpu((s) => (s.waitedNs === undefined ? undefined : s.waitedNs / 1e7), withWrk),
       machine: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine),
       stolen: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine, (ticks) => ticks.steal),
     },

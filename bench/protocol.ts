@@ -52,6 +52,13 @@ export interface WindowCpu {
    * collection seconds after its own window) taken from this one. It should be near 0.
    */
   idleServer?: number;
+  /**
+   * % of the window the server's main thread was ready to run but waited for its core, taken by
+   * other processes (on PostgreSQL, the database's backends) or by its own helper threads (V8's
+   * collector). `server` counts every thread of the process, so the main thread slept for at
+   * most 100 % minus `server` minus this.
+   */
+  waitedForCore?: number;
   /** % of all the machine's cores: busy, whatever ran on them (PostgreSQL included); and given by the hypervisor to others (steal: a slower machine, not work). */
   machine?: number;
   stolen?: number;

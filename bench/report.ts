@@ -107,7 +107,8 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   out.push(
     "CPU is % of one core over each window (median of the repetitions), from /proc/PID/stat: the server's core should be near 100 %, the generator's (wrk) below it. " +
       'The third figure is % of all the cores busy (/proc/stat), whatever ran on them: where the server is below 100 %, it says whether the machine was full (the database using the rest) or waiting. ' +
-      'The per-repetition lines add two: % of one core the other server used during the window, on the same core (it should be near 0), and % of all the cores the hypervisor gave to other machines (steal, not counted as busy).',
+      'The per-repetition lines add three: % of one core the other server used during the window, on the same core (it should be near 0), % of all the cores the hypervisor gave to other machines (steal, not counted as busy), ' +
+      "and % of the window the server's main thread was ready to run but waited for its core (/proc/PID/schedstat): a server below 100 % either waited there, its core taken by other processes (on PostgreSQL the database's backends) or by its own helper threads (V8's collector), or slept with nothing to do.",
     '',
   );
   out.push(
@@ -142,11 +143,11 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   for (const w of workloads) {
     const cpus = (x: Series): string =>
       (x.cpu ?? [])
-        .map((c) => [c.server, c.generator, c.machine, c.idleServer, c.stolen].map((n) => (n ?? NaN).toFixed(0)).join('/'))
+        .map((c) => [c.server, c.generator, c.machine, c.idleServer, c.stolen, c.waitedForCore].map((n) => (n ?? NaN).toFixed(0)).join('/'))
         .join(', ');
     const paired = w.service.reps.map((service, k) => (service / w.raw.reps[k]).toFixed(2)).join(', ');
     out.push(
-      `- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk/all cores/idle server/stolen: ${cpus(w.service)} | ${cpus(w.raw)}); ratios ${paired}`,
+      `- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk/all cores/idle server/stolen/server waited: ${cpus(w.service)} | ${cpus(w.raw)}); ratios ${paired}`,
     );
     if (w.service.cpu && w.raw.cpu) out.push(`  ${costAndBusy(w.service, w.raw)}`);
   }

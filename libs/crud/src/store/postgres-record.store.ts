@@ -22,6 +22,7 @@ import { PostgresPathKeys } from './postgres-path-keys';
 import { GroupedRecordReads } from './grouped-record-reads';
 import { GroupedInserts } from './grouped-inserts';
 import { GroupedSelections, GroupRow } from './grouped-selections';
+import { docsForPath } from './docs-for-path';
 import { ReadStatements, statementName, StatementNames } from './statement-names';
 import { selectionPlan } from './selection-plan';
 import { readSelection, SelectionQueries } from './selection-reader';
@@ -381,7 +382,10 @@ export class PostgresRecordStore extends RecordStore {
       await client.query(LEARNED_PAGE_SETTINGS);
       const page = await client.query<{ seq: string; doc: string }>(LEARNED_PAGE_SQL, [family, afterSeq, untilSeq, limit]);
       if (page.rows.length === 0) return undefined;
-      const rows = page.rows.map((row) => ({ seq: Number(row.seq), doc: JSON.parse(row.doc) as JsonObject }));
+      const rows = docsForPath(
+        page.rows.map((row) => ({ seq: Number(row.seq), doc: row.doc })),
+        path,
+      );
       await client.query(LEARNED_CLEAR_SQL, [rows.map((row) => row.seq), family, path, `${path}.`]);
       await this.insertValues(client, family, rows, index);
       return rows[rows.length - 1].seq;

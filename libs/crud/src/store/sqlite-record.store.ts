@@ -19,6 +19,7 @@ import { wildcardMatcher } from '../core/query/pattern-matcher';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteSharedReads } from './sqlite-shared-reads';
 import { SqlitePathKeys } from './sqlite-path-keys';
+import { docsForPath } from './docs-for-path';
 import { ArrivalMarkers, SeqAfter } from './arrival-markers';
 import {
   allLearned,
@@ -344,7 +345,7 @@ export class SqliteRecordStore extends RecordStore {
           last = rows[rows.length - 1].seq;
           clear.run(from, last, family, path, path.length + 1, `${path}.`);
         }
-        this.insertValues(parsedDocs(rows), family, index);
+        this.insertValues(docsForPath(rows, path), family, index);
         if (rows.length < limit || performance.now() >= deadline) return last;
       }
     });

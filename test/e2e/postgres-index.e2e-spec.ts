@@ -9,6 +9,7 @@ import { SeqSet } from '../../libs/crud/src/store/seq-set';
 import {
   DELETE_BY_SEQ_SQL,
   LEARNED_CLEAR_SQL,
+  LEARNED_PAGE_ENDS_SQL,
   LEARNED_PAGE_SETTINGS,
   LEARNED_PAGE_SQL,
   POSTGRES_LEARNED_PAGE_RECORDS,
@@ -110,7 +111,7 @@ describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query
     }
   });
 
-  // A learned path's build runs these two statements per page of records. Planned by
+  // A learned path's build runs these statements per page of records (and where its pages end). Planned by
   // statistics taken before the records came (or before the path had rows), each read what the
   // build had left or done so far, page after page: a build of 200k events took 55 s.
   it("builds a learned path's rows a page at a time by index, even without statistics", async () => {
@@ -128,12 +129,21 @@ describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query
         return {
           page: await explain(LEARNED_PAGE_SQL, ['event', first + 999, first + RECORDS, POSTGRES_LEARNED_PAGE_RECORDS]),
           clear: await explain(LEARNED_CLEAR_SQL, [seqs, 'event', 'source', 'source.']),
+          ends: await explain(LEARNED_PAGE_ENDS_SQL, [
+            'event',
+            first + 999,
+            first + RECORDS,
+            POSTGRES_LEARNED_PAGE_RECORDS,
+            POSTGRES_LEARNED_PAGE_RECORDS,
+          ]),
         };
       });
       expect(plans.page).toMatch(/Index Scan using inventory_record_(pkey|family_seq) on inventory_record/);
       expect(plans.page).not.toMatch(/Sort|Bitmap|Seq Scan/);
       expect(plans.clear).toMatch(/Index (Only )?Scan using inventory_value_seq on inventory_value/);
       expect(plans.clear).not.toMatch(/inventory_value_(text|num)|Seq Scan/);
+      expect(plans.ends).toMatch(/Index (Only )?Scan using inventory_record_family_seq on inventory_record/);
+      expect(plans.ends).not.toMatch(/Sort|Bitmap|Seq Scan/);
     } finally {
       await dataSource.query('ANALYZE inventory_record, inventory_value');
     }

@@ -1,15 +1,6 @@
 import { nestedTooDeep } from './body-error';
 import type { DepthScanning, ItemSpan } from './json-depth';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const SPACE = 0x20;
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, SPACE } from '../text/json-char-codes';
 
 /**
  * `JsonDepthScanner`'s engine in JavaScript: used where WebAssembly is not available (`node

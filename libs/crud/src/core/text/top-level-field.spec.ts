@@ -61,6 +61,11 @@ describe('topLevelField', () => {
     expect(topLevelField(' { } ', 'a')).toBeUndefined();
   });
 
+  it('answers undefined for a text that is no object', () => {
+    expect(topLevelField('[1,2]', 'length')).toBeUndefined();
+    expect(topLevelField('"text"', 'length')).toBeUndefined();
+  });
+
   it('is no other object property', () => {
     expect(topLevelField('{"a":1}', 'toString')).toBeUndefined();
     expect(topLevelField('{"__proto__":{"x":1}}', '__proto__')).toEqual({ x: 1 });

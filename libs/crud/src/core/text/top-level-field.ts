@@ -1,3 +1,5 @@
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, SPACE } from './json-char-codes';
+
 /**
  * The value of one top-level field of a JSON object's text, parsed, without parsing the rest:
  * `JSON.parse(text)[key]` when the object holds `key`, `undefined` when it does not. As
@@ -10,7 +12,10 @@
  */
 export function topLevelField(text: string, key: string): unknown {
   let i = skipSpace(text, 0);
-  if (text.charCodeAt(i) !== OPEN_BRACE) return (JSON.parse(text) as Record<string, unknown>)[key];
+  if (text.charCodeAt(i) !== OPEN_BRACE) {
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    return typeof parsed === 'object' && parsed !== null && Object.hasOwn(parsed, key) ? parsed[key] : undefined;
+  }
   let found: [number, number] | undefined;
   i = skipSpace(text, i + 1);
   if (text.charCodeAt(i) === CLOSE_BRACE) return undefined;
@@ -29,19 +34,15 @@ export function topLevelField(text: string, key: string): unknown {
   return found === undefined ? undefined : JSON.parse(text.slice(found[0], found[1]));
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
+const TAB = 0x09;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 
 function skipSpace(text: string, i: number): number {
   for (;;) {
     const c = text.charCodeAt(i);
     // JSON's whitespace: space, tab, line feed, carriage return.
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return i;
+    if (c !== SPACE && c !== TAB && c !== LINE_FEED && c !== CARRIAGE_RETURN) return i;
     i++;
   }
 }
@@ -89,7 +90,8 @@ function valueEndAt(text: string, start: number): number {
   let i = start;
   for (;;) {
     const c = text.charCodeAt(i);
-    if (c === COMMA || c === CLOSE_BRACE || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || Number.isNaN(c)) return i;
+    if (c === COMMA || c === CLOSE_BRACE || c === SPACE || c === TAB || c === LINE_FEED || c === CARRIAGE_RETURN || Number.isNaN(c))
+      return i;
     i++;
   }
 }

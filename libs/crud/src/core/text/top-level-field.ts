@@ -14,7 +14,7 @@ export function topLevelField(text: string, key: string): unknown {
   let i = skipSpace(text, 0);
   if (text.charCodeAt(i) !== OPEN_BRACE) {
     const parsed = JSON.parse(text) as Record<string, unknown>;
-    return typeof parsed === 'object' && parsed !== null && Object.hasOwn(parsed, key) ? parsed[key] : undefined;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.hasOwn(parsed, key) ? parsed[key] : undefined;
   }
   let found: [number, number] | undefined;
   i = skipSpace(text, i + 1);

@@ -135,13 +135,16 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
       server: cpu((s) => s.server, withWrk),
       generator: cpu((s) => s.wrk, withWrk),
       idleServer: cpu((s) => s.idle, withWrk),
-      waitedForCore: cpu((s) => (s.waitedNs === undefined ? undefined : s.waitedNs / 1e7), withWrk),
+      waitedForCore: cpu((s) => (s.waitedNs === undefined ? undefined : s.waitedNs / NS_PER_TICK), withWrk),
       machine: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine),
       stolen: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine, (ticks) => ticks.steal),
     },
     firstWrong: r.firstWrong || undefined,
   };
 }
+
+/** `cpu` counts clock ticks (100 a second): schedstat's nanoseconds are converted to them. */
+const NS_PER_TICK = 10_000_000;
 
 /** W5: one streamed GET of the whole family, counted in bytes (the exact total is known), timed to the last byte. */
 function readAll(message: Extract<LoadRequest, { type: 'readAll' }>): Promise<Measurement> {

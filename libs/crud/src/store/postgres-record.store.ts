@@ -413,10 +413,7 @@ export class PostgresRecordStore extends RecordStore {
       await client.query(LEARNED_PAGE_SETTINGS);
       const page = await client.query<{ seq: string; doc: string }>(LEARNED_PAGE_SQL, [family, afterSeq, untilSeq, limit]);
       if (page.rows.length === 0) return undefined;
-      const rows = docsForPath(
-        page.rows.map((row) => ({ seq: Number(row.seq), doc: row.doc })),
-        path,
-      );
+      const rows = docsForPath(page.rows, path);
       await client.query(LEARNED_CLEAR_SQL, [rows.map((row) => row.seq), family, path, `${path}.`]);
       await this.insertValues(client, family, rows, index);
       return rows[rows.length - 1].seq;

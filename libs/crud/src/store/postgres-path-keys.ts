@@ -1,3 +1,7 @@
+/** Makes the keys of paths `$2` of family `$1` that have none, in one order; answers the paths it made. */
+export const MAKE_PATH_KEYS_SQL = `INSERT INTO inventory_value_path (family, path) SELECT $1, p FROM unnest($2::text[]) AS p ORDER BY p
+  ON CONFLICT (family, path) DO NOTHING RETURNING path`;
+
 /** Runs one statement on the pool or on a transaction's client, and answers its rows. */
 export type PathKeyQuery = <T>(sql: string, params: unknown[]) => Promise<T[]>;
 
@@ -24,12 +28,8 @@ export class PostgresPathKeys {
     let known = this.committed.get(family);
     const missing = [...new Set(paths)].filter((path) => !known?.has(path)).sort();
     if (missing.length === 0) return known ?? new Map<string, number>();
-    // In one order, so that two transactions making the same keys wait for each other instead of deadlocking.
-    const made = await query<{ path: string }>(
-      `INSERT INTO inventory_value_path (family, path) SELECT $1, p FROM unnest($2::text[]) AS p ORDER BY p
-       ON CONFLICT (family, path) DO NOTHING RETURNING path`,
-      [family, missing],
-    );
+    // In one order (MAKE_PATH_KEYS_SQL), so that two transactions making the same keys wait for each other instead of deadlocking.
+    const made = await query<{ path: string }>(MAKE_PATH_KEYS_SQL, [family, missing]);
     const found = await query<{ key: number; path: string }>(
       'SELECT key, path FROM inventory_value_path WHERE family = $1 AND path = ANY($2::text[])',
       [family, missing],

@@ -125,10 +125,9 @@ describeOnPostgres('query plans on %s with 100k events', 'check PostgreSQL query
         await manager.query(LEARNED_PAGE_SETTINGS);
         const explain = async (sql: string, params: unknown[]) =>
           (await manager.query<Record<string, string>[]>(`EXPLAIN ${sql}`, params)).map((row) => row['QUERY PLAN']).join('\n');
-        const seqs = Array.from({ length: POSTGRES_LEARNED_PAGE_RECORDS }, (_, k) => first + 1000 + k);
         return {
           page: await explain(LEARNED_PAGE_SQL, ['event', first + 999, first + RECORDS, POSTGRES_LEARNED_PAGE_RECORDS]),
-          clear: await explain(LEARNED_CLEAR_SQL, [seqs, 'event', 'source', 'source.']),
+          clear: await explain(LEARNED_CLEAR_SQL, [first + 999, 'event', 'source', 'source.', first + 999 + POSTGRES_LEARNED_PAGE_RECORDS]),
           ends: await explain(LEARNED_PAGE_ENDS_SQL, [
             'event',
             first + 999,

@@ -84,6 +84,7 @@ describeOnPostgres("the store's sessions on %s", 'check PostgreSQL sessions', ()
         for (const client of clients) {
           if (client !== before) expect(startedWith(client)).toContain(POSTGRES_SESSION_OPTIONS);
           expect(await seqscan(client)).toBe('off');
+          expect(await setting(client, 'jit')).toBe('off');
         }
       });
     } finally {

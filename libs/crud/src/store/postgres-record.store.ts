@@ -414,9 +414,10 @@ export class PostgresRecordStore extends RecordStore {
       const page = await client.query<{ seq: string; doc: string }>(LEARNED_PAGE_SQL, [family, afterSeq, untilSeq, limit]);
       if (page.rows.length === 0) return undefined;
       const rows = docsForPath(page.rows, path);
-      await client.query(LEARNED_CLEAR_SQL, [afterSeq, family, path, `${path}.`, rows[rows.length - 1].seq]);
+      const last = rows[rows.length - 1].seq;
+      await client.query(LEARNED_CLEAR_SQL, [afterSeq, family, path, `${path}.`, last]);
       await this.insertValues(client, family, rows, index);
-      return rows[rows.length - 1].seq;
+      return last;
     });
   }
 

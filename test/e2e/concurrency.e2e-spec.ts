@@ -173,8 +173,34 @@ describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
     }
   });
 
+  // Clients polling one query: reads of one text with equal parameters that wait together share
+  // one branch of their statement (GroupedSelections).
+  it("60 concurrent reads of two queries, interleaved: each answer is its query's records, and PostgreSQL runs each query once a statement", async () => {
+    const sources = ['10.9.0.7', '10.9.0.8'];
+    const queries = jest.spyOn(Client.prototype, 'query');
+    try {
+      const answers = await fire(
+        Array.from(
+          { length: 60 },
+          (_, i) => () => send(t.url, 'GET', '/event', { where: { equals: { target: 'source', expr: sources[i % 2] } } }),
+        ),
+      );
+      answers.forEach((answer, i) => {
+        expect(answer).toMatchObject({
+          status: 200,
+          body: [0, 1, 2, 3, 4].map((k) => ({ id: `filtered-${7 + (i % 2)}-${k}`, source: sources[i % 2], k })),
+        });
+      });
+      const texts = queries.mock.calls.map(([config]) => (config as { text?: string }).text ?? '');
+      expect(texts.some((text) => text.startsWith('(SELECT 0 AS g, '))).toBe(kind === 'postgres');
+      expect(texts.filter((text) => text.includes('SELECT 2 AS g, '))).toEqual([]);
+    } finally {
+      queries.mockRestore();
+    }
+  });
+
   it('answered no request with a 5xx', () => {
-    expect(everyAnswer.length).toBe(50 + 300 + 40 + 20 + 2 + 60 + 1 + 60 + 60);
+    expect(everyAnswer.length).toBe(50 + 300 + 40 + 20 + 2 + 60 + 1 + 60 + 60 + 60);
     expect(everyAnswer.filter((a) => a.status >= 500)).toEqual([]);
   });
 });

@@ -113,7 +113,8 @@ describe('GroupedSelections', () => {
     const { sent, statements } = database();
     const reads = new GroupedSelections(statements);
     void reads.rows(read('a'), undefined);
-    for (let i = 0; i < GROUPED_SELECTION_MAX + 2; i++) void reads.rows(read('b'), undefined);
+    // Limits of their own: reads with equal parameters would share a branch.
+    for (let i = 0; i < GROUPED_SELECTION_MAX + 2; i++) void reads.rows(read('b', 10 + i), undefined);
     sent[0].finish();
     await settled();
     expect(sent.slice(1).map((statement) => statement.params.length / 3)).toEqual([GROUPED_SELECTION_MAX, 2]);
@@ -121,7 +122,7 @@ describe('GroupedSelections', () => {
     const wide = 'SELECT r.seq, r.id, r.doc FROM inventory_record r WHERE r.seq IN (?) LIMIT ?';
     const params = Array.from({ length: POSTGRES_MAX_PARAMETERS / 3 + 1 }, (_, i) => i);
     void reads.rows({ sql: wide, params, shareable: true }, undefined);
-    for (let i = 0; i < 3; i++) void reads.rows({ sql: wide, params, shareable: true }, undefined);
+    for (let i = 0; i < 3; i++) void reads.rows({ sql: wide, params: [...params.slice(0, -1), i], shareable: true }, undefined);
     sent[3].finish();
     await settled();
     expect(sent.slice(4).map((statement) => statement.params.length / params.length)).toEqual([2, 1]);
@@ -131,7 +132,7 @@ describe('GroupedSelections', () => {
     const { sent, statements } = database();
     const reads = new GroupedSelections(statements);
     void reads.rows(read('a'), undefined);
-    const full = Array.from({ length: GROUPED_SELECTION_MAX }, () => reads.rows(read('d'), undefined));
+    const full = Array.from({ length: GROUPED_SELECTION_MAX }, (_, i) => reads.rows(read('d', 10 + i), undefined));
     expect(sent.map((statement) => statement.params.length / 3)).toEqual([1, GROUPED_SELECTION_MAX]);
     void reads.rows(read('e'), undefined);
     expect(sent).toHaveLength(2);
@@ -168,7 +169,7 @@ describe('GroupedSelections', () => {
     // A read in flight and `waiting` reads waiting on it, which then go as one statement.
     const groupAfter = async (text: string, waiting: number) => {
       void reads.rows(read('a', 10, text), undefined);
-      const group = Array.from({ length: waiting }, () => reads.rows(read('b', 10, text), undefined));
+      const group = Array.from({ length: waiting }, (_, i) => reads.rows(read('b', 10 + i, text), undefined));
       sent.at(-1)!.finish();
       await settled();
       sent.at(-1)!.finish();
@@ -231,6 +232,75 @@ describe('GroupedSelections', () => {
     await expect(waiting[0]).rejects.toBeInstanceOf(QueryAbortedError);
     expect(cancelled).toHaveBeenCalledTimes(1);
     expect(second.listeners.size).toBe(0);
+  });
+
+  it('gives reads with equal parameters, waiting together, one branch of the statement, and each read its own rows', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    void reads.rows(read('e'), undefined);
+    const waiting = [read('c'), read('a', 2), read('c'), read('c')].map((fragment) => reads.rows(fragment, undefined));
+    sent[0].finish();
+    await settled();
+    expect(sent[1].sql).toBe(sharedOf(TEXT, 2));
+    expect(sent[1].params).toEqual(['event', 'c', 10, 'event', 'a', 2]);
+    sent[1].finish();
+    const answers = await Promise.all(waiting);
+    expect(answers).toEqual([RECORDS.slice(2).reverse(), [RECORDS[4], RECORDS[3]], RECORDS.slice(2).reverse(), RECORDS.slice(2).reverse()]);
+    // Nothing shared between the answers: a read may reorder or change its own rows.
+    answers[0].pop();
+    answers[0][0].doc = 'changed';
+    expect(answers[2]).toEqual(RECORDS.slice(2).reverse());
+  });
+
+  it('shares no branch between reads whose parameters JSON does not tell apart exactly', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    const at = (value: unknown): SqlFragment => ({ sql: TEXT, params: ['event', value, 10], shareable: true });
+    void reads.rows(read('a'), undefined);
+    // NaN and null both print as null; two equal dates are two objects of a kind JSON flattens.
+    for (const value of [Number.NaN, null, new Date(0), new Date(0), ['x', 1], ['x', 1]]) void reads.rows(at(value), undefined);
+    sent[0].finish();
+    await settled();
+    expect(sent[1].params.length / 3).toBe(5);
+    expect(sent[1].params).toEqual([
+      'event',
+      Number.NaN,
+      10,
+      'event',
+      null,
+      10,
+      'event',
+      new Date(0),
+      10,
+      'event',
+      new Date(0),
+      10,
+      'event',
+      ['x', 1],
+      10,
+    ]);
+  });
+
+  it('cancels a statement whose reads share one branch only once every one of them stopped', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    const [first, second] = [abortable(), abortable()];
+    void reads.rows(read('a'), undefined);
+    const waiting = [
+      reads.rows(read('b'), new QueryBudget(10_000, first.signal)),
+      reads.rows(read('b'), new QueryBudget(10_000, second.signal)),
+    ];
+    sent[0].finish();
+    await settled();
+    expect(sent[1].params).toEqual(['event', 'b', 10]);
+    const cancelled = jest.fn();
+    sent[1].stop!.onStop(cancelled);
+    first.abort();
+    await expect(waiting[0]).rejects.toBeInstanceOf(QueryAbortedError);
+    expect(cancelled).not.toHaveBeenCalled();
+    second.abort();
+    await expect(waiting[1]).rejects.toBeInstanceOf(QueryAbortedError);
+    expect(cancelled).toHaveBeenCalledTimes(1);
   });
 
   it('sends the waiting reads without the statement in flight once they have waited the slow limit', async () => {

@@ -71,7 +71,8 @@ interface TextState {
  * Filtered reads of one SQL text that arrive while a statement of that text is in flight wait
  * for it, and then go to PostgreSQL together, as one statement: the text once per read,
  * parenthesized, joined by `UNION ALL`, each with its own parameters and its position in the
- * group as a first column (`g`). A read with no statement of its text in flight goes at once,
+ * group as a first column (`g`); reads with equal parameters share one branch (`branchesOf`).
+ * A read with no statement of its text in flight goes at once,
  * alone; waiting reads go without waiting further once they are `GROUPED_SELECTION_MAX`.
  *
  * On PostgreSQL each statement costs the service a write that wakes a backend on another core,
@@ -210,9 +211,10 @@ export class GroupedSelections {
       }
       return;
     }
-    const sql = this.sharedText(text, group.length);
+    const { firsts, branchOf } = branchesOf(group);
+    const sql = this.sharedText(text, firsts.length);
     const params: unknown[] = [];
-    for (const read of group) params.push(...read.fragment.params);
+    for (const read of firsts) params.push(...read.fragment.params);
     const statement: SharedStatement = { reads: group };
     for (const read of group) read.statement = statement;
     let rows: GroupRow[];
@@ -222,10 +224,45 @@ export class GroupedSelections {
       for (const read of group) settle(read, () => read.reject(error));
       return;
     }
+    const readsOfBranch: number[][] = firsts.map(() => []);
+    branchOf.forEach((branch, k) => readsOfBranch[branch].push(k));
     const answers: StoredRow[][] = group.map(() => []);
-    for (const { g, seq, id, doc } of rows) answers[g].push({ seq, id, doc });
-    group.forEach((read, g) => settle(read, () => read.resolve(answers[g])));
+    for (const { g, seq, id, doc } of rows) for (const k of readsOfBranch[g]) answers[k].push({ seq, id, doc });
+    group.forEach((read, k) => settle(read, () => read.resolve(answers[k])));
   }
+}
+
+/**
+ * The statement's branches: a read whose parameters equal an earlier read's of the group shares
+ * that read's branch. Same text, same parameters, one statement and so one snapshot: the same
+ * rows, which PostgreSQL then finds once and the service parses once. Every read was waiting
+ * when the statement was sent, so each still sees every write that finished before it arrived.
+ * Clients polling one query (a dashboard's, a benchmark's) send groups of one text and one set
+ * of parameters.
+ */
+function branchesOf(group: readonly Waiting[]): { firsts: Waiting[]; branchOf: number[] } {
+  const branchByKey = new Map<string, number>();
+  const firsts: Waiting[] = [];
+  const branchOf = group.map((read) => {
+    const key = parametersKey(read.fragment.params);
+    const known = key === undefined ? undefined : branchByKey.get(key);
+    if (known !== undefined) return known;
+    if (key !== undefined) branchByKey.set(key, firsts.length);
+    firsts.push(read);
+    return firsts.length - 1;
+  });
+  return { firsts, branchOf };
+}
+
+/** A key equal for equal parameters, where JSON tells them apart exactly; undefined for any other kind (never shared). */
+function parametersKey(params: readonly unknown[]): string | undefined {
+  return params.every(exactInJson) ? JSON.stringify(params) : undefined;
+}
+
+function exactInJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  return Array.isArray(value) && value.every(exactInJson);
 }
 
 /** `size` reads of `text` as one statement: each parenthesized, tagged with its position `g`, joined by `UNION ALL`. */

@@ -73,6 +73,7 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
       String(message.batch),
       w3path,
       String(Math.min(message.records ?? recordsLoaded, recordsLoaded)),
+      message.oneQuery ? 'one' : 'random',
     ],
     { env: { ...process.env, BENCH_TOKEN: message.token }, stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -30,6 +30,8 @@ export type LoadRequest =
        * scaling run's 10k service, measured beside its 1M one; the first records are the same).
        */
       records?: number;
+      /** W3/W3U: every request the same query (`--w3-one-query`), not one picked at random. */
+      oneQuery?: boolean;
     }
   /** Preload records [from, to) with POSTs of `batch` records, `inFlight` requests at a time. */
   | { type: 'preload'; url: string; token: string; from: number; to: number; batch: number; inFlight: number }

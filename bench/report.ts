@@ -36,7 +36,7 @@ export interface BenchResults {
   database: string;
   databaseKind: 'sqlite' | 'postgres';
   records: number;
-  settings: { duration: number; warmup: number; reps: number; connections: number; batch: number; w5Reps: number };
+  settings: { duration: number; warmup: number; reps: number; connections: number; batch: number; w5Reps: number; w3OneQuery?: boolean };
   preloads: { phase: string; target: string; records: number; seconds: number; perSecond: number; peakRssMb: number }[];
   workloads: {
     workload: string;
@@ -99,7 +99,10 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   out.push(`- records preloaded: ${int(r.records)} (~300 bytes each; \`source\` shared by 10)`);
   out.push(
     `- load: wrk (1 thread, requests built in Lua, bench/wrk.lua), ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.reps} × ${r.settings.duration} s, medians; W4 batches of ${int(r.settings.batch)}` +
-      (r.w4Family ? `, into a family topped up to ${int(r.w4Family)} records (plus what W2 added)` : ''),
+      (r.w4Family ? `, into a family topped up to ${int(r.w4Family)} records (plus what W2 added)` : '') +
+      (r.settings.w3OneQuery
+        ? '; W3/W3U: every request the same query (`--w3-one-query`)'
+        : "; W3/W3U: each request one group's value, picked at random"),
   );
   out.push(`- command: \`${r.command}\` (${r.seconds.toFixed(0)} s)`, '');
 

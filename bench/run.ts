@@ -33,6 +33,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3' },
     // W3U's first query teaches the family its path; its rows are then built in the background (at 1M records, tens of seconds).
     'w3u-warmup': { type: 'string' },
+    // Every W3/W3U request the same query (one group's value), as clients polling one filter send it, instead of one picked at random per request.
+    'w3-one-query': { type: 'boolean', default: false },
     reps: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     // W3 before W2/W4: writes add records, and the raw bound's scan would then cover more than N.
@@ -58,6 +60,7 @@ const SETTINGS = {
   connections: Number(args.connections),
   batch: 1000,
   w5Reps: Number(args['w5-reps']),
+  w3OneQuery: args['w3-one-query'],
 };
 const WORKLOADS = args.workloads.split(',').map((w) => w.trim().toUpperCase()) as Workload[];
 const RESULTS = join(ROOT, 'bench', 'results');
@@ -129,6 +132,7 @@ async function measure(
     serverPid: server.child.pid!,
     idlePid: idle.child.pid!,
     records,
+    oneQuery: SETTINGS.w3OneQuery,
   });
   if (reply.type !== 'measured') throw new Error(`unexpected reply ${reply.type}`);
   if (server.child.exitCode !== null || server.child.signalCode !== null) {

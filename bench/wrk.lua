@@ -3,10 +3,12 @@
 -- saturating its core (load.ts samples its CPU and the server's and prints both).
 --
 -- Arguments (after --): workload, data directory, first new-record number, batch size, W3 path,
--- records the server holds (reads pick among the first that many of the data's records).
+-- records the server holds (reads pick among the first that many of the data's records), and
+-- "one" when every W3/W3U request is to send the same query (the middle group's) instead of a
+-- group picked at random.
 -- Every answer is checked (status and exact body length): the expected length is found from the
 -- answer itself (the first record's id), since wrk does not say which request an answer is for.
-local workload, dir, first, batch, w3path
+local workload, dir, first, batch, w3path, one_query
 local lens, groups, templates = {}, {}, {}
 local records, envelope = 0, 0
 local counter = 0
@@ -21,6 +23,7 @@ end
 function init(args)
   workload, dir, first, batch, w3path = args[1], args[2], tonumber(args[3]), tonumber(args[4]), args[5]
   records = math.min(read_numbers(dir .. "/lens.txt", lens), tonumber(args[6]) or math.huge)
+  one_query = args[7] == "one"
   read_numbers(dir .. "/groups.txt", groups)
   local i = 0
   for line in io.lines(dir .. "/templates.txt") do
@@ -56,7 +59,7 @@ function request()
     return wrk.format("GET", string.format("/event/ev-%07d", i), getheaders)
   elseif workload == "W3" or workload == "W3U" then
     full_groups = full_groups or math.floor(records / 10)
-    local g = math.random(0, full_groups - 1)
+    local g = one_query and math.floor(full_groups / 2) or math.random(0, full_groups - 1)
     local value
     if workload == "W3" then
       value = string.format("10.%d.%d.%d", math.floor(g / 65536) % 256, math.floor(g / 256) % 256, g % 256)

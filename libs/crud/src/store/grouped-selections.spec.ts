@@ -213,26 +213,33 @@ describe('GroupedSelections', () => {
     expect((await Promise.all(kept)).map((rows) => rows.length)).toEqual([3, 2]);
   });
 
-  it('fails a read whose budget ran out while its shared statement ran, and cancels the statement only once every read in it stopped', async () => {
-    const { sent, statements } = database();
-    const reads = new GroupedSelections(statements);
-    const [first, second] = [abortable(), abortable()];
-    void reads.rows(read('a'), undefined);
-    const waiting = [
-      reads.rows(read('b'), new QueryBudget(10_000, first.signal)),
-      reads.rows(read('c'), new QueryBudget(50, second.signal)),
-    ];
-    sent[0].finish();
-    await settled();
-    const cancelled = jest.fn();
-    sent[1].stop!.onStop(cancelled);
-    await expect(waiting[1]).rejects.toBeInstanceOf(QueryTimeoutError);
-    expect(cancelled).not.toHaveBeenCalled();
-    first.abort();
-    await expect(waiting[0]).rejects.toBeInstanceOf(QueryAbortedError);
-    expect(cancelled).toHaveBeenCalledTimes(1);
-    expect(second.listeners.size).toBe(0);
-  });
+  it.each([
+    ['in branches of their own', 'c', ['event', 'b', 10, 'event', 'c', 10]],
+    ['sharing one branch', 'b', ['event', 'b', 10]],
+  ])(
+    'fails a read whose budget ran out while its shared statement ran, and cancels the statement only once every read in it stopped (reads %s)',
+    async (_, secondFrom, params) => {
+      const { sent, statements } = database();
+      const reads = new GroupedSelections(statements);
+      const [first, second] = [abortable(), abortable()];
+      void reads.rows(read('a'), undefined);
+      const waiting = [
+        reads.rows(read('b'), new QueryBudget(10_000, first.signal)),
+        reads.rows(read(secondFrom), new QueryBudget(50, second.signal)),
+      ];
+      sent[0].finish();
+      await settled();
+      expect(sent[1].params).toEqual(params);
+      const cancelled = jest.fn();
+      sent[1].stop!.onStop(cancelled);
+      await expect(waiting[1]).rejects.toBeInstanceOf(QueryTimeoutError);
+      expect(cancelled).not.toHaveBeenCalled();
+      first.abort();
+      await expect(waiting[0]).rejects.toBeInstanceOf(QueryAbortedError);
+      expect(cancelled).toHaveBeenCalledTimes(1);
+      expect(second.listeners.size).toBe(0);
+    },
+  );
 
   it('gives reads with equal parameters, waiting together, one branch of the statement, and each read its own rows', async () => {
     const { sent, statements } = database();
@@ -279,28 +286,6 @@ describe('GroupedSelections', () => {
       ['x', 1],
       10,
     ]);
-  });
-
-  it('cancels a statement whose reads share one branch only once every one of them stopped', async () => {
-    const { sent, statements } = database();
-    const reads = new GroupedSelections(statements);
-    const [first, second] = [abortable(), abortable()];
-    void reads.rows(read('a'), undefined);
-    const waiting = [
-      reads.rows(read('b'), new QueryBudget(10_000, first.signal)),
-      reads.rows(read('b'), new QueryBudget(10_000, second.signal)),
-    ];
-    sent[0].finish();
-    await settled();
-    expect(sent[1].params).toEqual(['event', 'b', 10]);
-    const cancelled = jest.fn();
-    sent[1].stop!.onStop(cancelled);
-    first.abort();
-    await expect(waiting[0]).rejects.toBeInstanceOf(QueryAbortedError);
-    expect(cancelled).not.toHaveBeenCalled();
-    second.abort();
-    await expect(waiting[1]).rejects.toBeInstanceOf(QueryAbortedError);
-    expect(cancelled).toHaveBeenCalledTimes(1);
   });
 
   it('sends the waiting reads without the statement in flight once they have waited the slow limit', async () => {

@@ -192,7 +192,8 @@ describe.each(databaseKinds())('concurrent writes over HTTP on %s', (kind) => {
         });
       });
       const texts = queries.mock.calls.map(([config]) => (config as { text?: string }).text ?? '');
-      expect(texts.some((text) => text.startsWith('(SELECT 0 AS g, '))).toBe(kind === 'postgres');
+      // Whether reads share a statement at all depends on timing (a slow statement keeps its text's
+      // reads apart for 10 s); that no statement has a third branch does not.
       expect(texts.filter((text) => text.includes('SELECT 2 AS g, '))).toEqual([]);
     } finally {
       queries.mockRestore();

@@ -223,21 +223,22 @@ describe('GroupedSelections', () => {
       const reads = new GroupedSelections(statements);
       const [first, second] = [abortable(), abortable()];
       void reads.rows(read('a'), undefined);
+      // The read whose parameters a shared branch was sent with stops first: the statement still runs for the other.
       const waiting = [
-        reads.rows(read('b'), new QueryBudget(10_000, first.signal)),
-        reads.rows(read(secondFrom), new QueryBudget(50, second.signal)),
+        reads.rows(read('b'), new QueryBudget(50, first.signal)),
+        reads.rows(read(secondFrom), new QueryBudget(10_000, second.signal)),
       ];
       sent[0].finish();
       await settled();
       expect(sent[1].params).toEqual(params);
       const cancelled = jest.fn();
       sent[1].stop!.onStop(cancelled);
-      await expect(waiting[1]).rejects.toBeInstanceOf(QueryTimeoutError);
+      await expect(waiting[0]).rejects.toBeInstanceOf(QueryTimeoutError);
       expect(cancelled).not.toHaveBeenCalled();
-      first.abort();
-      await expect(waiting[0]).rejects.toBeInstanceOf(QueryAbortedError);
+      second.abort();
+      await expect(waiting[1]).rejects.toBeInstanceOf(QueryAbortedError);
       expect(cancelled).toHaveBeenCalledTimes(1);
-      expect(second.listeners.size).toBe(0);
+      expect(first.listeners.size).toBe(0);
     },
   );
 
@@ -268,7 +269,6 @@ describe('GroupedSelections', () => {
     for (const value of [Number.NaN, null, new Date(0), new Date(0), ['x', 1], ['x', 1]]) void reads.rows(at(value), undefined);
     sent[0].finish();
     await settled();
-    expect(sent[1].params.length / 3).toBe(5);
     expect(sent[1].params).toEqual([
       'event',
       Number.NaN,

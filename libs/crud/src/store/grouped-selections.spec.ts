@@ -109,7 +109,7 @@ describe('GroupedSelections', () => {
     expect(await Promise.all(waiting)).toEqual([[RECORDS[4], RECORDS[3]], [RECORDS[4], RECORDS[3], RECORDS[2]], []]);
   });
 
-  it("splits the waiting reads into statements of at most GROUPED_SELECTION_MAX reads and within PostgreSQL's parameter limit", async () => {
+  it("splits the waiting reads into statements of at most GROUPED_SELECTION_MAX branches and within PostgreSQL's parameter limit", async () => {
     const { sent, statements } = database();
     const reads = new GroupedSelections(statements);
     void reads.rows(read('a'), undefined);
@@ -128,18 +128,40 @@ describe('GroupedSelections', () => {
     expect(sent.slice(4).map((statement) => statement.params.length / params.length)).toEqual([2, 1]);
   });
 
-  it('sends the waiting reads as soon as they are GROUPED_SELECTION_MAX, without the statement in flight', async () => {
+  it('counts reads that share a branch once: a statement of one query takes every read waiting for it', async () => {
     const { sent, statements } = database();
     const reads = new GroupedSelections(statements);
     void reads.rows(read('a'), undefined);
-    const full = Array.from({ length: GROUPED_SELECTION_MAX }, (_, i) => reads.rows(read('d', 10 + i), undefined));
-    expect(sent.map((statement) => statement.params.length / 3)).toEqual([1, GROUPED_SELECTION_MAX]);
-    void reads.rows(read('e'), undefined);
+    const same = Array.from({ length: 2 * GROUPED_SELECTION_MAX }, () => reads.rows(read('c'), undefined));
+    expect(sent).toHaveLength(1);
+    sent[0].finish();
+    await settled();
+    expect(sent).toHaveLength(2);
+    expect(sent[1].params).toEqual(['event', 'c', 10]);
+    sent[1].finish();
+    for (const rows of await Promise.all(same)) expect(rows).toEqual(RECORDS.slice(2).reverse());
+  });
+
+  it('sends the waiting reads as soon as they need GROUPED_SELECTION_MAX branches, with the repeats of those branches, without the statement in flight', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    void reads.rows(read('a'), undefined);
+    const full: Promise<StoredRow[]>[] = [];
+    for (let i = 0; i < GROUPED_SELECTION_MAX; i++) {
+      full.push(reads.rows(read('d', 10 + i), undefined));
+      if (i < GROUPED_SELECTION_MAX - 1) full.push(reads.rows(read('d', 10 + i), undefined));
+    }
+    expect(sent).toHaveLength(2);
+    expect(sent[1].params.length / 3).toBe(GROUPED_SELECTION_MAX);
+    // A repeat arriving once its branch's statement was sent waits for the next.
+    const late = reads.rows(read('d', 10), undefined);
     expect(sent).toHaveLength(2);
     sent[1].finish();
-    for (const rows of await Promise.all(full)) expect(rows).toEqual([RECORDS[4], RECORDS[3]]);
+    expect(await Promise.all(full)).toEqual(full.map(() => [RECORDS[4], RECORDS[3]]));
     await settled();
-    expect(sent[2].params).toEqual(['event', 'e', 10]);
+    expect(sent[2].params).toEqual(['event', 'd', 10]);
+    sent[2].finish();
+    expect(await late).toEqual([RECORDS[4], RECORDS[3]]);
   });
 
   it('never shares a statement between two texts', async () => {

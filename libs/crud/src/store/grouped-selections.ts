@@ -13,9 +13,10 @@ export interface SelectionStatements {
 }
 
 /**
- * A statement takes at most this many reads, and reads waiting go as soon as they are this many,
- * without the statement in flight: with ten clients, two statements then overlap and the
- * service's core does not idle while one runs (see `GroupedSelections`).
+ * A statement has at most this many branches, and reads waiting go as soon as they need this
+ * many, without the statement in flight: with ten clients, two statements then overlap and the
+ * service's core does not idle while one runs (see `GroupedSelections`). Reads with equal
+ * parameters share a branch and count once: they add no work to the statement.
  */
 export const GROUPED_SELECTION_MAX = 6;
 /** PostgreSQL's limit on a statement's parameters: reads whose parameters would pass it go in the next. */
@@ -42,6 +43,8 @@ const MAX_SHARED_TEXT_CHARS = 2_000_000;
 
 interface Waiting {
   fragment: SqlFragment;
+  /** Equal for reads with equal parameters (`parametersKey`), which share a branch; undefined: a branch of its own. */
+  key: string | undefined;
   budget: QueryBudget | undefined;
   resolve: (rows: StoredRow[]) => void;
   reject: (error: unknown) => void;
@@ -62,7 +65,7 @@ interface SharedStatement {
 interface TextState {
   /** Statements of the text not finished yet. */
   inFlight: number;
-  waiting: Waiting[];
+  waiting: WaitingReads;
   /** Set while reads wait: sends them without the statement in flight once they waited `SLOW_STATEMENT_MS`. */
   timer?: NodeJS.Timeout;
 }
@@ -73,7 +76,7 @@ interface TextState {
  * parenthesized, joined by `UNION ALL`, each with its own parameters and its position in the
  * group as a first column (`g`); reads with equal parameters share one branch (`branchesOf`).
  * A read with no statement of its text in flight goes at once,
- * alone; waiting reads go without waiting further once they are `GROUPED_SELECTION_MAX`.
+ * alone; waiting reads go without waiting further once they need `GROUPED_SELECTION_MAX` branches.
  *
  * On PostgreSQL each statement costs the service a write that wakes a backend on another core,
  * the socket stream's and pg's work, and their garbage, and W3 saturates the service's core.
@@ -82,7 +85,12 @@ interface TextState {
  * up to 16 reads, 3.2–3.6k (0.79–0.86), but the service's core idled 4–9 % while a group's
  * clients all waited for it; groups also sent once 6 reads wait, 3.3–3.8k (0.86–0.96), the core
  * 99–100 % busy. W3U: 0.82–1.04, 0.94–1.12, 0.99–1.11. Sent at 3, 4 or 5 reads they did no
- * better than at 6 in the same runs (3.1–3.5k against 3.2–3.5k).
+ * better than at 6 in the same runs (3.1–3.5k against 3.2–3.5k). Clients polling one query
+ * (2026-12-05, a 2-core EPYC VM, `npm run bench -- --w3-one-query`, PostgreSQL): with reads
+ * counted in branches, all of a query's waiting reads go in the next statement, 0.28 statements
+ * a read against 0.35 counted in reads (six at a time); W3 1.03, 1.07, 0.64 of the raw bound
+ * against 0.99, 0.93, 1.03 in runs alternated three times (the 0.64 in windows where a request
+ * cost both servers up to 1.7× their usual CPU).
  *
  * A statement runs its reads one after the other in one backend, so one slow read would hold up
  * the cheap ones sharing it. Two bounds: reads waiting on a statement in flight go without it
@@ -115,15 +123,16 @@ export class GroupedSelections {
     if (this.keptApart(text)) return this.timed(text, () => this.statements.alone(fragment, budget));
     const state = this.texts.get(text);
     if (!state) {
-      this.texts.set(text, { inFlight: 1, waiting: [] });
+      this.texts.set(text, { inFlight: 1, waiting: new WaitingReads() });
       return this.timed(text, () => this.statements.alone(fragment, budget)).finally(() => this.finished(text));
     }
     return new Promise((resolve, reject) => {
-      const read: Waiting = { fragment, budget, resolve, reject, settled: false, unwatch: () => undefined };
+      const key = parametersKey(fragment.params);
+      const read: Waiting = { fragment, key, budget, resolve, reject, settled: false, unwatch: () => undefined };
       read.unwatch = budget?.onStop(() => this.stopped(text, read)) ?? read.unwatch;
       if (read.settled) return;
-      state.waiting.push(read);
-      if (state.waiting.length >= GROUPED_SELECTION_MAX) this.sendWaiting(text);
+      state.waiting.add(read);
+      if (state.waiting.branches >= GROUPED_SELECTION_MAX) this.sendWaiting(text);
       else state.timer ??= setTimeout(() => this.sendWaiting(text), SLOW_STATEMENT_MS);
     });
   }
@@ -170,7 +179,7 @@ export class GroupedSelections {
   /** A read whose budget stopped: it fails with the budget's error; if it still waited, it is not sent. */
   private stopped(text: string, read: Waiting): void {
     const state = this.texts.get(text);
-    if (state) state.waiting = state.waiting.filter((other) => other !== read);
+    state?.waiting.remove(read);
     settle(read, () => {
       read.budget!.check();
       read.reject(new Error('the read stopped'));
@@ -193,7 +202,7 @@ export class GroupedSelections {
     clearTimeout(state.timer);
     state.timer = undefined;
     while (state.waiting.length > 0) {
-      const group = state.waiting.splice(0, groupSize(state.waiting));
+      const group = state.waiting.takeGroup();
       state.inFlight++;
       void this.send(text, group).finally(() => this.finished(text));
     }
@@ -244,10 +253,9 @@ function branchesOf(group: readonly Waiting[]): { firsts: Waiting[]; branchOf: n
   const branchByKey = new Map<string, number>();
   const firsts: Waiting[] = [];
   const branchOf = group.map((read) => {
-    const key = parametersKey(read.fragment.params);
-    const known = key === undefined ? undefined : branchByKey.get(key);
+    const known = read.key === undefined ? undefined : branchByKey.get(read.key);
     if (known !== undefined) return known;
-    if (key !== undefined) branchByKey.set(key, firsts.length);
+    if (read.key !== undefined) branchByKey.set(read.key, firsts.length);
     firsts.push(read);
     return firsts.length - 1;
   });
@@ -270,16 +278,65 @@ function sharedStatement(text: string, size: number): string {
   return Array.from({ length: size }, (_read, g) => `(${text.replace(/^SELECT /, `SELECT ${g} AS g, `)})`).join(' UNION ALL ');
 }
 
-/** How many of the first reads waiting one statement takes: within both caps, and at least one. */
-function groupSize(waiting: readonly Waiting[]): number {
-  let size = 0;
-  let params = 0;
-  while (size < Math.min(waiting.length, GROUPED_SELECTION_MAX)) {
-    params += waiting[size].fragment.params.length;
-    if (size > 0 && params > POSTGRES_MAX_PARAMETERS) break;
-    size++;
+/**
+ * The reads of one text waiting for their statement, in arrival order, and how many branches
+ * they would need: reads that share a branch count once.
+ */
+class WaitingReads {
+  private reads: Waiting[] = [];
+  private keys = new Set<string>();
+  branches = 0;
+
+  get length(): number {
+    return this.reads.length;
   }
-  return size;
+
+  add(read: Waiting): void {
+    this.reads.push(read);
+    this.count(read);
+  }
+
+  remove(read: Waiting): void {
+    this.reads = this.reads.filter((other) => other !== read);
+    this.recount();
+  }
+
+  /**
+   * The first reads, as many as one statement takes: at most `GROUPED_SELECTION_MAX` branches
+   * within PostgreSQL's parameter limit, and at least one read. Reads that share a branch add
+   * neither, so a statement takes every waiting read of one query.
+   */
+  takeGroup(): Waiting[] {
+    const keys = new Set<string>();
+    let branches = 0;
+    let params = 0;
+    let size = 0;
+    for (const { key, fragment } of this.reads) {
+      if (key === undefined || !keys.has(key)) {
+        if (branches === GROUPED_SELECTION_MAX) break;
+        params += fragment.params.length;
+        if (branches > 0 && params > POSTGRES_MAX_PARAMETERS) break;
+        branches++;
+        if (key !== undefined) keys.add(key);
+      }
+      size++;
+    }
+    const group = this.reads.splice(0, size);
+    this.recount();
+    return group;
+  }
+
+  private count({ key }: Waiting): void {
+    if (key !== undefined && this.keys.has(key)) return;
+    if (key !== undefined) this.keys.add(key);
+    this.branches++;
+  }
+
+  private recount(): void {
+    this.keys.clear();
+    this.branches = 0;
+    for (const read of this.reads) this.count(read);
+  }
 }
 
 /** Gives a read its outcome, once; an outcome that throws rejects it with what it threw. */

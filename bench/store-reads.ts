@@ -8,7 +8,7 @@
  * far less sensitive to other work on the machine than req/s over HTTP. On PostgreSQL the
  * database's own CPU is not in it. Prints first how long `flow`'s rows took to build, idle.
  *
- *   [STORE_READS_RECORDS=1000000] npx ts-node --transpile-only -r tsconfig-paths/register bench/store-reads.ts [rounds=3]
+ *   [STORE_READS_RECORDS=1000000] [STORE_READS_ONE_QUERY=1] npx ts-node --transpile-only -r tsconfig-paths/register bench/store-reads.ts [rounds=3]
  */
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../apps/inventory/src/database/data-source-options';
@@ -27,6 +27,8 @@ import { openBenchSqlite } from './sqlite-file';
 /** STORE_READS_RECORDS=1000000 for the scaling run's family size. */
 const RECORDS = Number(process.env.STORE_READS_RECORDS ?? 10_000);
 const TOGETHER = 10;
+/** STORE_READS_ONE_QUERY=1: every read of a workload asks for the same record or value (clients polling one query). */
+const ONE_QUERY = process.env.STORE_READS_ONE_QUERY === '1';
 /** The service's default (INVENTORY_QUERY_TIMEOUT). */
 const QUERY_BUDGET_MS = 10_000;
 
@@ -69,8 +71,8 @@ async function main(): Promise<void> {
   );
   const withFlow = learned.current;
   if (!withFlow.covers(['flow'])) throw new Error('flow was not learned');
-  // Spread over the family, as the load generator's picks are.
-  const pick = (k: number): number => (k * 7919) % RECORDS;
+  // Spread over the family, as the load generator's picks are; or, as with `npm run bench -- --w3-one-query`, one query.
+  const pick = ONE_QUERY ? (): number => Math.floor(RECORDS / 2) : (k: number): number => (k * 7919) % RECORDS;
   const workloads: [string, (k: number) => SelectionSpec, number][] = [
     ['W1 by id', (k) => ({ family: 'event', valueIndex: index, id: recordId(pick(k)), order: [], offset: 0 }), 50_000],
     [

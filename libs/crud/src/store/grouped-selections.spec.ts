@@ -164,6 +164,25 @@ describe('GroupedSelections', () => {
     expect(await late).toEqual([RECORDS[4], RECORDS[3]]);
   });
 
+  it('counts branches again when a waiting read stops: a repeat leaves its branch, the last read of one takes it away', async () => {
+    const { sent, statements } = database();
+    const reads = new GroupedSelections(statements);
+    const [repeat, alone] = [abortable(), abortable()];
+    void reads.rows(read('a'), undefined);
+    for (let i = 0; i < GROUPED_SELECTION_MAX - 2; i++) void reads.rows(read('b', 10 + i), undefined);
+    void reads.rows(read('b', 10), new QueryBudget(10_000, repeat.signal)).catch(() => undefined);
+    void reads.rows(read('c'), new QueryBudget(10_000, alone.signal)).catch(() => undefined);
+    expect(sent).toHaveLength(1);
+    repeat.abort();
+    alone.abort();
+    // Four branches wait: a fifth does not fill the statement, a sixth does.
+    void reads.rows(read('d'), undefined);
+    expect(sent).toHaveLength(1);
+    void reads.rows(read('e'), undefined);
+    expect(sent).toHaveLength(2);
+    expect(sent[1].params.length / 3).toBe(GROUPED_SELECTION_MAX);
+  });
+
   it('never shares a statement between two texts', async () => {
     const { sent, statements } = database();
     const reads = new GroupedSelections(statements);

@@ -284,11 +284,15 @@ function sharedStatement(text: string, size: number): string {
  */
 class WaitingReads {
   private reads: Waiting[] = [];
-  private keys = new Set<string>();
-  branches = 0;
+  private readonly keys = new Set<string>();
+  private branchCount = 0;
 
   get length(): number {
     return this.reads.length;
+  }
+
+  get branches(): number {
+    return this.branchCount;
   }
 
   add(read: Waiting): void {
@@ -329,12 +333,12 @@ class WaitingReads {
   private count({ key }: Waiting): void {
     if (key !== undefined && this.keys.has(key)) return;
     if (key !== undefined) this.keys.add(key);
-    this.branches++;
+    this.branchCount++;
   }
 
   private recount(): void {
     this.keys.clear();
-    this.branches = 0;
+    this.branchCount = 0;
     for (const read of this.reads) this.count(read);
   }
 }

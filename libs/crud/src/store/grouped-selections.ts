@@ -74,7 +74,7 @@ interface TextState {
  * Filtered reads of one SQL text that arrive while a statement of that text is in flight wait
  * for it, and then go to PostgreSQL together, as one statement: the text once per read,
  * parenthesized, joined by `UNION ALL`, each with its own parameters and its position in the
- * group as a first column (`g`); reads with equal parameters share one branch (`branchesOf`).
+ * group as a first column (`g`); reads with equal parameters share one branch (`WaitingReads`).
  * A read with no statement of its text in flight goes at once,
  * alone; waiting reads go without waiting further once they need `GROUPED_SELECTION_MAX` branches.
  *
@@ -208,7 +208,7 @@ export class GroupedSelections {
     }
   }
 
-  private async send(text: string, group: Waiting[]): Promise<void> {
+  private async send(text: string, { reads: group, firsts, branchOf }: WaitingGroup): Promise<void> {
     if (group.length === 1) {
       const [read] = group;
       read.unwatch();
@@ -220,7 +220,6 @@ export class GroupedSelections {
       }
       return;
     }
-    const { firsts, branchOf } = branchesOf(group);
     const sql = this.sharedText(text, firsts.length);
     const params: unknown[] = [];
     for (const read of firsts) params.push(...read.fragment.params);
@@ -241,27 +240,6 @@ export class GroupedSelections {
   }
 }
 
-/**
- * The statement's branches: a read whose parameters equal an earlier read's of the group shares
- * that read's branch. Same text, same parameters, one statement and so one snapshot: the same
- * rows, which PostgreSQL then finds once and the service parses once. Every read was waiting
- * when the statement was sent, so each still sees every write that finished before it arrived.
- * Clients polling one query (a dashboard's, a benchmark's) send groups of one text and one set
- * of parameters.
- */
-function branchesOf(group: readonly Waiting[]): { firsts: Waiting[]; branchOf: number[] } {
-  const branchByKey = new Map<string, number>();
-  const firsts: Waiting[] = [];
-  const branchOf = group.map((read) => {
-    const known = read.key === undefined ? undefined : branchByKey.get(read.key);
-    if (known !== undefined) return known;
-    if (read.key !== undefined) branchByKey.set(read.key, firsts.length);
-    firsts.push(read);
-    return firsts.length - 1;
-  });
-  return { firsts, branchOf };
-}
-
 /** A key equal for equal parameters, where JSON tells them apart exactly; undefined for any other kind (never shared). */
 function parametersKey(params: readonly unknown[]): string | undefined {
   return params.every(exactInJson) ? JSON.stringify(params) : undefined;
@@ -278,21 +256,36 @@ function sharedStatement(text: string, size: number): string {
   return Array.from({ length: size }, (_read, g) => `(${text.replace(/^SELECT /, `SELECT ${g} AS g, `)})`).join(' UNION ALL ');
 }
 
+/** The reads one statement takes, and its branches. */
+interface WaitingGroup {
+  reads: Waiting[];
+  /** Each branch's first read, whose parameters the branch is sent with. */
+  firsts: Waiting[];
+  /** Each read's branch, by its position in `reads`. */
+  branchOf: number[];
+}
+
 /**
  * The reads of one text waiting for their statement, in arrival order, and how many branches
- * they would need: reads that share a branch count once.
+ * they would need. A read whose parameters equal an earlier read's of the statement shares that
+ * read's branch: same text, same parameters, one statement and so one snapshot, the same rows,
+ * which PostgreSQL then finds once and the service parses once. Every read was waiting when the
+ * statement was sent, so each still sees every write that finished before it arrived. Clients
+ * polling one query (a dashboard's, a benchmark's) send groups of one text and one set of
+ * parameters.
  */
 class WaitingReads {
   private reads: Waiting[] = [];
   private readonly keys = new Set<string>();
-  private branchCount = 0;
+  /** Reads whose parameters never share a branch (`parametersKey` undefined). */
+  private unkeyed = 0;
 
   get length(): number {
     return this.reads.length;
   }
 
   get branches(): number {
-    return this.branchCount;
+    return this.keys.size + this.unkeyed;
   }
 
   add(read: Waiting): void {
@@ -310,35 +303,36 @@ class WaitingReads {
    * within PostgreSQL's parameter limit, and at least one read. Reads that share a branch add
    * neither, so a statement takes every waiting read of one query.
    */
-  takeGroup(): Waiting[] {
-    const keys = new Set<string>();
-    let branches = 0;
+  takeGroup(): WaitingGroup {
+    const branchByKey = new Map<string, number>();
+    const firsts: Waiting[] = [];
+    const branchOf: number[] = [];
     let params = 0;
-    let size = 0;
-    for (const { key, fragment } of this.reads) {
-      if (key === undefined || !keys.has(key)) {
-        if (branches === GROUPED_SELECTION_MAX) break;
-        params += fragment.params.length;
-        if (branches > 0 && params > POSTGRES_MAX_PARAMETERS) break;
-        branches++;
-        if (key !== undefined) keys.add(key);
+    for (const read of this.reads) {
+      let branch = read.key === undefined ? undefined : branchByKey.get(read.key);
+      if (branch === undefined) {
+        if (firsts.length === GROUPED_SELECTION_MAX) break;
+        params += read.fragment.params.length;
+        if (firsts.length > 0 && params > POSTGRES_MAX_PARAMETERS) break;
+        branch = firsts.length;
+        if (read.key !== undefined) branchByKey.set(read.key, branch);
+        firsts.push(read);
       }
-      size++;
+      branchOf.push(branch);
     }
-    const group = this.reads.splice(0, size);
+    const reads = this.reads.splice(0, branchOf.length);
     this.recount();
-    return group;
+    return { reads, firsts, branchOf };
   }
 
   private count({ key }: Waiting): void {
-    if (key !== undefined && this.keys.has(key)) return;
-    if (key !== undefined) this.keys.add(key);
-    this.branchCount++;
+    if (key === undefined) this.unkeyed++;
+    else this.keys.add(key);
   }
 
   private recount(): void {
     this.keys.clear();
-    this.branchCount = 0;
+    this.unkeyed = 0;
     for (const read of this.reads) this.count(read);
   }
 }

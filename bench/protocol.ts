@@ -3,9 +3,10 @@
 /**
  * W3 filters on `source` (declared by events), W3U on `flow` (not declared). W4S is W4 with each
  * new record's `source` scattered over 2^24 addresses instead of climbing with its number, so
- * that a batch inserts at ~1,000 places of the value index, as real sources would.
+ * that a batch inserts at ~1,000 places of the value index, as real sources would. W4R scatters
+ * the id instead (random ids, as clients that make UUIDs send): ~1,000 places of the id index.
  */
-export type Workload = 'W1' | 'W2' | 'W3' | 'W3U' | 'W4' | 'W4S';
+export type Workload = 'W1' | 'W2' | 'W3' | 'W3U' | 'W4' | 'W4S' | 'W4R';
 
 export type LoadRequest =
   /** Precompute the expected answer sizes for `records` preloaded records. */

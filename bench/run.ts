@@ -227,7 +227,7 @@ function writesToFamily(workload: Workload): boolean {
 }
 
 function isBatchIngest(workload: Workload): boolean {
-  return workload === 'W4' || workload === 'W4S';
+  return workload === 'W4' || workload === 'W4S' || workload === 'W4R';
 }
 
 /** The scaling run's service of 10k records, measured beside the main one (`startCompanion`). */

@@ -40,16 +40,22 @@ end
 
 -- A new record: id new-NNNNNNNNNN (fixed width, so every created envelope has the same length),
 -- source under 11.0.0.0/8 (W3 never asks for it), the rest from one of the prebuilt templates.
--- The source climbs with the record's number, or (W4S, `scattered`) is its number times an odd
--- constant modulo 2^24: still one per record, but consecutive records land far apart.
-local function new_record(scattered)
+-- Id and source climb with the record's number. W4S scatters the source, W4R the id: the
+-- number times an odd constant modulo 2^24, still one per record (W4R's ids start with a 9,
+-- apart from every climbing id), but consecutive records land far apart in that index.
+local function spread(seq)
+  return (seq * 40503) % 16777216
+end
+
+local function new_record(mode)
   local seq = counter
   counter = counter + 1
   next_new = counter
   local t = templates[(seq % #templates) + 1]
-  local n = scattered and (seq * 40503) % 16777216 or seq
+  local n = mode == "W4S" and spread(seq) or seq
+  local id = mode == "W4R" and 9000000000 + spread(seq) or seq
   local source = string.format("11.%d.%d.%d", math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256)
-  return t[1] .. string.format("new-%010d", seq) .. t[2] .. source .. t[3]
+  return t[1] .. string.format("new-%010d", id) .. t[2] .. source .. t[3]
 end
 
 local full_groups
@@ -71,8 +77,7 @@ function request()
     return wrk.format("POST", "/event", headers, new_record())
   else
     local parts = {}
-    local scattered = workload == "W4S"
-    for k = 1, batch do parts[k] = new_record(scattered) end
+    for k = 1, batch do parts[k] = new_record(workload) end
     return wrk.format("POST", "/event", headers, "[" .. table.concat(parts, ",") .. "]")
   end
 end

@@ -41,8 +41,9 @@ end
 -- A new record: id new-NNNNNNNNNN (fixed width, so every created envelope has the same length),
 -- source under 11.0.0.0/8 (W3 never asks for it), the rest from one of the prebuilt templates.
 -- Id and source climb with the record's number. W4S scatters the source, W4R the id: the
--- number times an odd constant modulo 2^24, still one per record (W4R's ids start with a 9,
--- apart from every climbing id), but consecutive records land far apart in that index.
+-- number times an odd constant modulo 2^24, still one per record while a run writes fewer than
+-- 2^24 (W4R's ids start with a 9, apart from every climbing id), but consecutive records land far
+-- apart in that index.
 local function spread(seq)
   return (seq * 40503) % 16777216
 end

@@ -202,13 +202,15 @@ export class GroupedSelections {
     clearTimeout(state.timer);
     state.timer = undefined;
     while (state.waiting.length > 0) {
-      const group = state.waiting.takeGroup();
+      const branches = state.waiting.takeGroup();
       state.inFlight++;
-      void this.send(text, group).finally(() => this.finished(text));
+      void this.send(text, branches).finally(() => this.finished(text));
     }
   }
 
-  private async send(text: string, { reads: group, firsts, branchOf }: WaitingGroup): Promise<void> {
+  /** Sends one statement's branches, each the reads that share it, its first read's parameters sent. */
+  private async send(text: string, branches: Waiting[][]): Promise<void> {
+    const group = branches.flat();
     if (group.length === 1) {
       const [read] = group;
       read.unwatch();
@@ -220,9 +222,9 @@ export class GroupedSelections {
       }
       return;
     }
-    const sql = this.sharedText(text, firsts.length);
+    const sql = this.sharedText(text, branches.length);
     const params: unknown[] = [];
-    for (const read of firsts) params.push(...read.fragment.params);
+    for (const [first] of branches) params.push(...first.fragment.params);
     const statement: SharedStatement = { reads: group };
     for (const read of group) read.statement = statement;
     let rows: GroupRow[];
@@ -232,11 +234,12 @@ export class GroupedSelections {
       for (const read of group) settle(read, () => read.reject(error));
       return;
     }
-    const readsOfBranch: number[][] = firsts.map(() => []);
-    branchOf.forEach((branch, k) => readsOfBranch[branch].push(k));
-    const answers: StoredRow[][] = group.map(() => []);
-    for (const { g, seq, id, doc } of rows) for (const k of readsOfBranch[g]) answers[k].push({ seq, id, doc });
-    group.forEach((read, k) => settle(read, () => read.resolve(answers[k])));
+    const rowsOfBranch: GroupRow[][] = branches.map(() => []);
+    for (const row of rows) rowsOfBranch[row.g].push(row);
+    branches.forEach((reads, g) => {
+      // Rows of its own for each read, as a read alone gets: what one caller does with them reaches no other.
+      for (const read of reads) settle(read, () => read.resolve(rowsOfBranch[g].map(({ seq, id, doc }) => ({ seq, id, doc }))));
+    });
   }
 }
 
@@ -254,15 +257,6 @@ function exactInJson(value: unknown): boolean {
 /** `size` reads of `text` as one statement: each parenthesized, tagged with its position `g`, joined by `UNION ALL`. */
 function sharedStatement(text: string, size: number): string {
   return Array.from({ length: size }, (_read, g) => `(${text.replace(/^SELECT /, `SELECT ${g} AS g, `)})`).join(' UNION ALL ');
-}
-
-/** The reads one statement takes, and its branches. */
-interface WaitingGroup {
-  reads: Waiting[];
-  /** Each branch's first read, whose parameters the branch is sent with. */
-  firsts: Waiting[];
-  /** Each read's branch, by its position in `reads`. */
-  branchOf: number[];
 }
 
 /**
@@ -299,30 +293,33 @@ class WaitingReads {
   }
 
   /**
-   * The first reads, as many as one statement takes: at most `GROUPED_SELECTION_MAX` branches
-   * within PostgreSQL's parameter limit, and at least one read. Reads that share a branch add
-   * neither, so a statement takes every waiting read of one query.
+   * The first reads, as many as one statement takes, as its branches (each the reads that share
+   * it, in arrival order): at most `GROUPED_SELECTION_MAX` branches within PostgreSQL's parameter
+   * limit, and at least one read. Reads that share a branch add neither, so a statement takes
+   * every waiting read of one query.
    */
-  takeGroup(): WaitingGroup {
-    const branchByKey = new Map<string, number>();
-    const firsts: Waiting[] = [];
-    const branchOf: number[] = [];
+  takeGroup(): Waiting[][] {
+    const branchByKey = new Map<string, Waiting[]>();
+    const branches: Waiting[][] = [];
     let params = 0;
+    let taken = 0;
     for (const read of this.reads) {
-      let branch = read.key === undefined ? undefined : branchByKey.get(read.key);
-      if (branch === undefined) {
-        if (firsts.length === GROUPED_SELECTION_MAX) break;
+      const shared = read.key === undefined ? undefined : branchByKey.get(read.key);
+      if (shared) {
+        shared.push(read);
+      } else {
+        if (branches.length === GROUPED_SELECTION_MAX) break;
         params += read.fragment.params.length;
-        if (firsts.length > 0 && params > POSTGRES_MAX_PARAMETERS) break;
-        branch = firsts.length;
+        if (branches.length > 0 && params > POSTGRES_MAX_PARAMETERS) break;
+        const branch = [read];
         if (read.key !== undefined) branchByKey.set(read.key, branch);
-        firsts.push(read);
+        branches.push(branch);
       }
-      branchOf.push(branch);
+      taken++;
     }
-    const reads = this.reads.splice(0, branchOf.length);
+    this.reads.splice(0, taken);
     this.recount();
-    return { reads, firsts, branchOf };
+    return branches;
   }
 
   private count({ key }: Waiting): void {

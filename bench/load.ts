@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { batchBody, ENVELOPE_BASE_LENGTH, newRecordTemplate, recordJson, SOURCE_GROUP, sourceCount } from './records';
 import type { LoadReply, LoadRequest, Measurement } from './protocol';
-import { cpuTicks, MachineTicks, machineShare, machineTicks, waitedForCoreNs } from './cpu-ticks';
+import { cpuTicks, MachineTicks, machineShare, machineTicks, readCounters, ReadCounters, waitedForCoreNs } from './cpu-ticks';
 
 /** Byte lengths of preloaded record i, and of the W3 answer for each group of 10. */
 let recordLength = new Int32Array(0);
@@ -81,7 +81,15 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
   // CPU of wrk and of the server over the window (from 0.5 s in, once wrk has its connections, to its last sample).
-  const samples: { at: number; wrk?: number; server?: number; idle?: number; waitedNs?: number; machine?: MachineTicks }[] = [];
+  const samples: {
+    at: number;
+    wrk?: number;
+    server?: number;
+    idle?: number;
+    waitedNs?: number;
+    machine?: MachineTicks;
+    reads?: ReadCounters;
+  }[] = [];
   const sample = (): void => {
     samples.push({
       at: Date.now(),
@@ -90,6 +98,7 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
       idle: cpuTicks(message.idlePid),
       waitedNs: waitedForCoreNs(message.serverPid),
       machine: machineTicks(),
+      reads: readCounters(message.serverPid),
     });
   };
   let sampler: NodeJS.Timeout | undefined;
@@ -115,12 +124,12 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
   };
   nextNew = Math.max(nextNew, r.nextNew) + 1;
   const withWrk = samples.filter((s) => s.wrk !== undefined);
+  // How fast a counter grew over the samples, per second: for clock ticks (100 a second), % of one core.
   const cpu = (pick: (s: (typeof samples)[number]) => number | undefined, list: typeof samples): number | undefined => {
     if (list.length < 2) return undefined;
     const a = list[0];
     const b = list[list.length - 1];
-    const ticks = (pick(b) ?? NaN) - (pick(a) ?? NaN);
-    return (ticks / 100 / ((b.at - a.at) / 1000)) * 100;
+    return ((pick(b) ?? NaN) - (pick(a) ?? NaN)) / ((b.at - a.at) / 1000);
   };
   const seconds = r.micros / 1e6;
   return {
@@ -139,6 +148,8 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
       waitedForCore: cpu((s) => (s.waitedNs === undefined ? undefined : s.waitedNs / NS_PER_TICK), withWrk),
       machine: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine),
       stolen: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine, (ticks) => ticks.steal),
+      readCalls: cpu((s) => s.reads?.calls, withWrk),
+      readKb: cpu((s) => (s.reads === undefined ? undefined : s.reads.bytes / 1024), withWrk),
     },
     firstWrong: r.firstWrong || undefined,
   };

@@ -188,6 +188,15 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
           `| ${TITLES[name]} | ${int(then.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${verdict(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${paired} | ${int(now.raw.perSecond)} |`,
         );
       }
+      out.push(
+        '',
+        'Reads per answer (W4: per record) of the service at 10k | now, by repetition (/proc/PID/io, files and sockets alike; a page SQLite misses in its cache adds a call and 4 KB):',
+        '',
+      );
+      for (const name of ['W1', 'W3', 'W3U', 'W4']) {
+        const now = r.workloads.find((w) => w.workload === name);
+        if (now?.serviceAtBaseline) out.push(`- ${name}: ${readsPerAnswer(now.serviceAtBaseline)} | ${readsPerAnswer(now.service)}`);
+      }
       out.push('');
     } else if (baseline) {
       // Two machines of one kind differ by up to 3× here (README "Performance"): a 1M figure over
@@ -264,6 +273,22 @@ function costAndBusy(service: Series, raw: Series): string {
   const digits = (n: number): string => n.toFixed(n < 10 ? 1 : 0);
   return (
     `µs of the server's CPU per answer (W4: per record): ${each((k) => digits(micros(service, k)))} | ${each((k) => digits(micros(raw, k)))}; ` +
-    `ratio = busy share × cost ratio: ${each((k) => `${(busy(service, k) / busy(raw, k)).toFixed(2)} × ${(micros(raw, k) / micros(service, k)).toFixed(2)}`)}`
+    `ratio = busy share × cost ratio: ${each((k) => `${(busy(service, k) / busy(raw, k)).toFixed(2)} × ${(micros(raw, k) / micros(service, k)).toFixed(2)}`)}; ` +
+    `the service's reads per answer: ${readsPerAnswer(service)}`
   );
+}
+
+/**
+ * Each repetition's read system calls and KB read per answer (W4: per record) of a server, files
+ * and sockets alike (/proc/PID/io): a page SQLite misses in its cache adds a call and 4 KB.
+ */
+function readsPerAnswer(x: Series): string {
+  return x.reps
+    .map((perSecond, k) => {
+      const { readCalls, readKb } = x.cpu?.[k] ?? {};
+      return readCalls === undefined || readKb === undefined
+        ? '–'
+        : `${(readCalls / perSecond).toFixed(1)} calls / ${(readKb / perSecond).toFixed(1)} KB`;
+    })
+    .join(', ');
 }

@@ -125,11 +125,13 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
   nextNew = Math.max(nextNew, r.nextNew) + 1;
   const withWrk = samples.filter((s) => s.wrk !== undefined);
   // How fast a counter grew over the samples, per second: for clock ticks (100 a second), % of one core.
-  const cpu = (pick: (s: (typeof samples)[number]) => number | undefined, list: typeof samples): number | undefined => {
+  const rate = (pick: (s: (typeof samples)[number]) => number | undefined, list: typeof samples): number | undefined => {
     if (list.length < 2) return undefined;
     const a = list[0];
     const b = list[list.length - 1];
-    return ((pick(b) ?? NaN) - (pick(a) ?? NaN)) / ((b.at - a.at) / 1000);
+    const first = pick(a);
+    const last = pick(b);
+    return first === undefined || last === undefined ? undefined : (last - first) / ((b.at - a.at) / 1000);
   };
   const seconds = r.micros / 1e6;
   return {
@@ -142,14 +144,14 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
     p50: r.p50 / 1000,
     p99: r.p99 / 1000,
     cpu: {
-      server: cpu((s) => s.server, withWrk),
-      generator: cpu((s) => s.wrk, withWrk),
-      idleServer: cpu((s) => s.idle, withWrk),
-      waitedForCore: cpu((s) => (s.waitedNs === undefined ? undefined : s.waitedNs / NS_PER_TICK), withWrk),
+      server: rate((s) => s.server, withWrk),
+      generator: rate((s) => s.wrk, withWrk),
+      idleServer: rate((s) => s.idle, withWrk),
+      waitedForCore: rate((s) => (s.waitedNs === undefined ? undefined : s.waitedNs / NS_PER_TICK), withWrk),
       machine: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine),
       stolen: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine, (ticks) => ticks.steal),
-      readCalls: cpu((s) => s.reads?.calls, withWrk),
-      readKb: cpu((s) => (s.reads === undefined ? undefined : s.reads.bytes / 1024), withWrk),
+      readCalls: rate((s) => s.reads?.calls, withWrk),
+      readKb: rate((s) => (s.reads === undefined ? undefined : s.reads.bytes / 1024), withWrk),
     },
     firstWrong: r.firstWrong || undefined,
   };

@@ -14,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { batchBody, ENVELOPE_BASE_LENGTH, newRecordTemplate, recordJson, SOURCE_GROUP, sourceCount } from './records';
+import { batchBody, ENVELOPE_BASE_LENGTH, newRecordTemplate, recordJson, setSourceGroup, sourceCount, sourceGroup } from './records';
 import type { LoadReply, LoadRequest, Measurement } from './protocol';
 import { cpuTicks, MachineTicks, machineShare, machineTicks, readCounters, ReadCounters, waitedForCoreNs } from './cpu-ticks';
 
@@ -32,15 +32,16 @@ if (spawnSync('wrk', ['--version']).error) {
   throw new Error("wrk not found: the benchmark needs Debian's wrk (apt-get install -y wrk)");
 }
 
-function init(records: number): void {
+function init(records: number, hits: number): void {
+  setSourceGroup(hits);
   recordsLoaded = records;
   recordLength = new Int32Array(records);
   for (let i = 0; i < records; i++) recordLength[i] = recordJson(i).length;
   const groups: number[] = [];
   for (let g = 0; g < sourceCount(records); g++) {
     let total = 1; // "["
-    const first = g * SOURCE_GROUP;
-    const last = Math.min(first + SOURCE_GROUP, records);
+    const first = g * hits;
+    const last = Math.min(first + hits, records);
     for (let i = first; i < last; i++) total += recordLength[i] + 1; // record and "," or "]"
     groups.push(total);
   }
@@ -52,7 +53,7 @@ function init(records: number): void {
 }
 
 async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Promise<Measurement> {
-  if (recordsLoaded < SOURCE_GROUP) throw new Error('init first');
+  if (recordsLoaded < sourceGroup()) throw new Error('init first');
   const script = join(__dirname, 'wrk.lua');
   const w3path = message.workload === 'W3U' ? 'flow' : 'source';
   const child = spawn(
@@ -74,6 +75,7 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
       w3path,
       String(Math.min(message.records ?? recordsLoaded, recordsLoaded)),
       message.oneQuery ? 'one' : 'random',
+      String(sourceGroup()),
     ],
     { env: { ...process.env, BENCH_TOKEN: message.token }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -227,7 +229,7 @@ async function preload(message: Extract<LoadRequest, { type: 'preload' }>): Prom
 async function handle(message: LoadRequest): Promise<LoadReply> {
   switch (message.type) {
     case 'init':
-      init(message.records);
+      init(message.records, message.hits);
       return { type: 'ready' };
     case 'measure':
       return { type: 'measured', measurement: await measure(message) };

@@ -9,8 +9,11 @@
 export type Workload = 'W1' | 'W2' | 'W3' | 'W3U' | 'W4' | 'W4S' | 'W4R';
 
 export type LoadRequest =
-  /** Precompute the expected answer sizes for `records` preloaded records. */
-  | { type: 'init'; records: number }
+  /**
+   * Precompute the expected answer sizes for `records` preloaded records, `hits` of them sharing
+   * each `source` and `flow` value (so each W3/W3U answer's matches).
+   */
+  | { type: 'init'; records: number; hits: number }
   /**
    * One wrk window against `url` (warm-up or measured: the load generator does not care);
    * `serverPid`'s CPU is sampled alongside wrk's, and `idlePid`'s, the other server on the same

@@ -1,6 +1,7 @@
 /** The results of a run, and their markdown (bench/results/latest.md). Formatting only. */
 
 import type { WindowCpu } from './protocol';
+import { DEFAULT_SOURCE_GROUP } from './records';
 
 export interface Series {
   /** Median over the repetitions of correct answers per second (records/s for W4 and W5). */
@@ -36,7 +37,17 @@ export interface BenchResults {
   database: string;
   databaseKind: 'sqlite' | 'postgres';
   records: number;
-  settings: { duration: number; warmup: number; reps: number; connections: number; batch: number; w5Reps: number; w3OneQuery?: boolean };
+  settings: {
+    duration: number;
+    warmup: number;
+    reps: number;
+    connections: number;
+    batch: number;
+    w5Reps: number;
+    w3OneQuery?: boolean;
+    /** Matches per W3/W3U answer (`--hits`); absent from the files of runs before it existed, which matched 10. */
+    hits?: number;
+  };
   preloads: { phase: string; target: string; records: number; seconds: number; perSecond: number; peakRssMb: number }[];
   workloads: {
     workload: string;
@@ -56,12 +67,21 @@ export interface BenchResults {
 const TITLES: Record<string, string> = {
   W1: 'W1 get by id',
   W2: 'W2 create one',
-  W3: 'W3 filter, declared path `source` (10 hits)',
-  W3U: 'W3U filter, undeclared path `flow` (10 hits)',
+  W3: 'W3 filter, declared path `source`',
+  W3U: 'W3U filter, undeclared path `flow`',
   W4: 'W4 batch ingest (records/s), family ≥ 100k',
   W4S: 'W4S as W4, each `source` scattered (records/s)',
   W4R: 'W4R as W4, each id scattered (records/s)',
 };
+/** Matches per W3/W3U answer in a run (the files of runs before `--hits` matched the default). */
+const hitsOf = (r: BenchResults): number => r.settings.hits ?? DEFAULT_SOURCE_GROUP;
+
+/** A workload's row title; the filters' name how many records each answer matches. */
+function titleOf(workload: string, hits: number): string {
+  const title = TITLES[workload] ?? workload;
+  return workload === 'W3' || workload === 'W3U' ? `${title} (${hits} hits)` : title;
+}
+
 /** Issue 10's goals, as ratio service/raw: on SQLite, and on PostgreSQL sharing the cores with the service. */
 const TARGETS: Record<BenchResults['databaseKind'], Record<string, number>> = {
   sqlite: { W1: 0.4, W2: 0.35, W3: 1.0, W3U: 1.0, W4: 0.5, W4S: 0.5, W4R: 0.5 },
@@ -97,7 +117,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
     `- load average (1 min) before/after: ${r.machine.loadBefore.toFixed(2)} / ${r.machine.loadAfter.toFixed(2)} (other work on the machine makes figures noisy)`,
   );
   out.push(`- database: ${r.database}; auth on (service: HS256 JWT verified per request; raw: token string compare)`);
-  out.push(`- records preloaded: ${int(r.records)} (~300 bytes each; \`source\` shared by 10)`);
+  out.push(`- records preloaded: ${int(r.records)} (~300 bytes each; \`source\` and \`flow\` each shared by ${hitsOf(r)})`);
   out.push(
     `- load: wrk (1 thread, requests built in Lua, bench/wrk.lua), ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.reps} × ${r.settings.duration} s, medians; W4 batches of ${int(r.settings.batch)}` +
       (r.w4Family ? `, into a family topped up to ${int(r.w4Family)} records (plus what W2 added)` : '') +
@@ -123,7 +143,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   for (const w of workloads) {
     const target = TARGETS[r.databaseKind][w.workload];
     out.push(
-      `| ${TITLES[w.workload] ?? w.workload} | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)}${verdict(w.ratio >= target)} | ≥ ${target.toFixed(2)} | ` +
+      `| ${titleOf(w.workload, hitsOf(r))} | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)}${verdict(w.ratio >= target)} | ≥ ${target.toFixed(2)} | ` +
         `${cpu(w.service.cpu, 'server')} / ${cpu(w.service.cpu, 'generator')} / ${cpu(w.service.cpu, 'machine')} | ` +
         `${cpu(w.raw.cpu, 'server')} / ${cpu(w.raw.cpu, 'generator')} / ${cpu(w.raw.cpu, 'machine')} | ` +
         `${ms(w.service.p50)} / ${ms(w.service.p99)} | ${ms(w.raw.p50)} / ${ms(w.raw.p99)} | ${mb(w.service.peakRssMb)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`,
@@ -186,7 +206,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
         const scale = now.service.perSecond / then.perSecond;
         const paired = now.service.reps.map((figure, k) => ratio(figure / then.reps[k])).join(', ');
         out.push(
-          `| ${TITLES[name]} | ${int(then.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${verdict(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${paired} | ${int(now.raw.perSecond)} |`,
+          `| ${titleOf(name, hitsOf(r))} | ${int(then.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${verdict(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${paired} | ${int(now.raw.perSecond)} |`,
         );
         reads.push(`- ${name}: ${readsPerAnswer(then)} | ${readsPerAnswer(now.service)}`);
       }
@@ -199,13 +219,14 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
       );
     } else if (baseline) {
       // Two machines of one kind differ by up to 3× here (README "Performance"): a 1M figure over
-      // another machine's 10k figure measures the machines, not the scaling.
-      const comparable = sameMachine(r.machine, baseline.machine);
+      // another machine's 10k figure measures the machines, not the scaling; and filters matching
+      // more records per answer cost more at any size.
+      const comparable = sameMachine(r.machine, baseline.machine) && hitsOf(r) === hitsOf(baseline);
       const mark = (met: boolean): string => (comparable ? verdict(met) : '');
       out.push(`Scaling: ${int(r.records)} records vs the 10k run of ${baseline.date} (same database kind):`, '');
       if (!comparable)
         out.push(
-          `**Not comparable:** that 10k run was taken on another machine (${baseline.machine.cpu}) or before this one last booted, so no ratio below is a verdict. Run \`npm run bench -- --skip-w5\` on this machine first, then this run again.`,
+          `**Not comparable:** that 10k run was taken on another machine (${baseline.machine.cpu}), before this one last booted, or with another \`--hits\` (${hitsOf(baseline)} against ${hitsOf(r)}), so no ratio below is a verdict. Run \`npm run bench -- --skip-w5\` on this machine first, with the same \`--hits\`, then this run again.`,
           '',
         );
       out.push('| workload | service /s at 10k | service /s now | now / 10k | target | raw /s at 10k | raw /s now |');
@@ -216,7 +237,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
         if (!now || !then) continue;
         const scale = now.service.perSecond / then.service.perSecond;
         out.push(
-          `| ${TITLES[name]} | ${int(then.service.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${mark(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${int(then.raw.perSecond)} | ${int(now.raw.perSecond)} |`,
+          `| ${titleOf(name, hitsOf(r))} | ${int(then.service.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${mark(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${int(then.raw.perSecond)} | ${int(now.raw.perSecond)} |`,
         );
       }
       out.push('');

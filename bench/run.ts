@@ -20,6 +20,7 @@ import { BenchDatabase, freshDatabase } from './database';
 import { cpuTicks, MachineTicks, machineShare, machineTicks } from './cpu-ticks';
 import { buildService, HAS_TASKSET, LoadGenerator, ROOT, Server, startLoadGenerator, startRawServer, startService, TMP } from './processes';
 import type { Measurement, Workload } from './protocol';
+import { DEFAULT_SOURCE_GROUP } from './records';
 import { BenchResults, Series, toMarkdown } from './report';
 import { median } from './statistics';
 
@@ -35,6 +36,8 @@ const { values: args } = parseArgs({
     'w3u-warmup': { type: 'string' },
     // Every W3/W3U request the same query (one group's value), as clients polling one filter send it, instead of one picked at random per request.
     'w3-one-query': { type: 'boolean', default: false },
+    // Preloaded records sharing each `source` (and `flow`) value: W3's and W3U's matches per answer (the issue's goal covers 10 to 40).
+    hits: { type: 'string', default: String(DEFAULT_SOURCE_GROUP) },
     reps: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     // W3 before W2/W4: writes add records, and the raw bound's scan would then cover more than N.
@@ -61,7 +64,11 @@ const SETTINGS = {
   batch: 1000,
   w5Reps: Number(args['w5-reps']),
   w3OneQuery: args['w3-one-query'],
+  hits: Number(args.hits),
 };
+if (!Number.isInteger(SETTINGS.hits) || SETTINGS.hits < 1 || SETTINGS.hits > BASELINE_RECORDS) {
+  throw new Error(`--hits: records sharing a value, an integer from 1 to ${BASELINE_RECORDS}, not ${args.hits}`);
+}
 const WORKLOADS = args.workloads.split(',').map((w) => w.trim().toUpperCase()) as Workload[];
 const RESULTS = join(ROOT, 'bench', 'results');
 const DB_KIND = process.env.BENCH_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -435,7 +442,7 @@ async function main(): Promise<void> {
   buildService();
   const load = startLoadGenerator();
   const stopLoad = track(() => load.stop());
-  await load.call({ type: 'init', records: RECORDS });
+  await load.call({ type: 'init', records: RECORDS, hits: SETTINGS.hits });
 
   // Main phase: W1–W4, and W5 when the main family already is the 1M one: after the reads and
   // before the first write, which would add to the family W5 reads whole. Not before the reads:
@@ -466,7 +473,7 @@ async function main(): Promise<void> {
 
   // W5 phase: a fresh service and raw server, each loaded with a 1M-record family.
   if (!args['skip-w5'] && !results.w5) {
-    await load.call({ type: 'init', records: W5_RECORDS });
+    await load.call({ type: 'init', records: W5_RECORDS, hits: SETTINGS.hits });
     const w5 = await startPair(load, 'w5', W5_RECORDS, results);
     await runW5(load, w5.service, w5.raw, W5_RECORDS, results);
     await w5.done();

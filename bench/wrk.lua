@@ -3,12 +3,12 @@
 -- saturating its core (load.ts samples its CPU and the server's and prints both).
 --
 -- Arguments (after --): workload, data directory, first new-record number, batch size, W3 path,
--- records the server holds (reads pick among the first that many of the data's records), and
+-- records the server holds (reads pick among the first that many of the data's records),
 -- "one" when every W3/W3U request is to send the same query (the middle group's) instead of a
--- group picked at random.
+-- group picked at random, and how many consecutive records share each W3/W3U value (`--hits`).
 -- Every answer is checked (status and exact body length): the expected length is found from the
 -- answer itself (the first record's id), since wrk does not say which request an answer is for.
-local workload, dir, first, batch, w3path, one_query
+local workload, dir, first, batch, w3path, one_query, hits
 local lens, groups, templates = {}, {}, {}
 local records, envelope = 0, 0
 local counter = 0
@@ -24,6 +24,7 @@ function init(args)
   workload, dir, first, batch, w3path = args[1], args[2], tonumber(args[3]), tonumber(args[4]), args[5]
   records = math.min(read_numbers(dir .. "/lens.txt", lens), tonumber(args[6]) or math.huge)
   one_query = args[7] == "one"
+  hits = tonumber(args[8])
   read_numbers(dir .. "/groups.txt", groups)
   local i = 0
   for line in io.lines(dir .. "/templates.txt") do
@@ -65,7 +66,7 @@ function request()
     local i = math.random(0, records - 1)
     return wrk.format("GET", string.format("/event/ev-%07d", i), getheaders)
   elseif workload == "W3" or workload == "W3U" then
-    full_groups = full_groups or math.floor(records / 10)
+    full_groups = full_groups or math.floor(records / hits)
     local g = one_query and math.floor(full_groups / 2) or math.random(0, full_groups - 1)
     local value
     if workload == "W3" then
@@ -96,7 +97,7 @@ function response(status, hdrs, body)
     check(status == 200 and i ~= nil and i < records and #body == lens[i + 1] + 2, status, body)
   elseif workload == "W3" or workload == "W3U" then
     local i = tonumber(body:sub(12, 18))
-    check(status == 200 and i ~= nil and i % 10 == 0 and i < records and #body == groups[i / 10 + 1], status, body)
+    check(status == 200 and i ~= nil and i % hits == 0 and i < records and #body == groups[i / hits + 1], status, body)
   elseif workload == "W2" then
     check(status == 201 and #body == envelope + 2, status, body) -- "[envelope]"
   else

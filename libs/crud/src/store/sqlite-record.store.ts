@@ -18,6 +18,7 @@ import { SQLITE_WILDCARD_FUNCTION, sqliteDialect } from './sql-dialect';
 import { wildcardMatcher } from '../core/query/pattern-matcher';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteSharedReads } from './sqlite-shared-reads';
+import { joinedRecordSql, recordRowOfText } from './sqlite-record-rows';
 import { SqlitePathKeys } from './sqlite-path-keys';
 import { docsForPath } from './docs-for-path';
 import { ArrivalMarkers, SeqAfter } from './arrival-markers';
@@ -64,8 +65,8 @@ function markersOf(db: Database, seqAfter: SeqAfter): ArrivalMarkers {
  */
 export class SqliteRecordStore extends RecordStore {
   private readonly statements = new Map<string, Statement>();
-  /** Whether a statement's columns are a record's (`all`). */
-  private readonly selectsRecords = new WeakMap<Statement, boolean>();
+  /** Each statement's variant that selects each record as one text, null for one that selects no records (`all`). */
+  private readonly joinedRecordStatements = new WeakMap<Statement, Statement | null>();
   private readonly writes: SqliteGroupCommit;
   private readonly reads: SqliteSharedReads;
   private readonly pathKeys: SqlitePathKeys;
@@ -407,26 +408,20 @@ export class SqliteRecordStore extends RecordStore {
   }
 
   /**
-   * Rows of a statement that selects records (`r.seq, r.id, r.doc`, in that order) are read as
-   * arrays and made objects here: better-sqlite3 builds a row object property by property, and
-   * W3's ten rows took 32 µs that way against 24 µs as arrays mapped in JavaScript; the store's
-   * whole W3 read went from 80 to 67 µs (`bench/store-reads.ts`, 2026-11-28). Any other rows
-   * statement (top-by-index's walk of `seq, value`) is read as objects.
+   * Rows of a statement that selects records (`r.seq, r.id, r.doc`) are read as one text each
+   * and split here (`joinedRecordSql`, where the figures are); any other rows statement
+   * (top-by-index's walk of `seq, value`) is read as objects.
    */
   private all(fragment: SqlFragment): StoredRow[] {
     const statement = this.statement(fragment.sql);
-    let selectsRecords = this.selectsRecords.get(statement);
-    if (selectsRecords === undefined) {
-      selectsRecords =
-        statement
-          .columns()
-          .map((column) => column.name)
-          .join() === 'seq,id,doc';
-      this.selectsRecords.set(statement, selectsRecords);
+    let joined = this.joinedRecordStatements.get(statement);
+    if (joined === undefined) {
+      const sql = joinedRecordSql(fragment.sql);
+      joined = sql === undefined ? null : this.db.prepare(sql).pluck();
+      this.joinedRecordStatements.set(statement, joined);
     }
-    if (!selectsRecords) return statement.raw(false).all(...fragment.params) as StoredRow[];
-    const rows = statement.raw().all(...fragment.params) as [number, string, string][];
-    return rows.map(([seq, id, doc]) => ({ seq, id, doc }));
+    if (!joined) return statement.raw(false).all(...fragment.params) as StoredRow[];
+    return (joined.all(...fragment.params) as string[]).map(recordRowOfText);
   }
 
   /** The first column of each row: sequence numbers, or texts. */

@@ -18,7 +18,7 @@ import { batchBody, ENVELOPE_BASE_LENGTH, newRecordTemplate, recordJson, setSour
 import type { LoadReply, LoadRequest, Measurement } from './protocol';
 import { cpuTicks, MachineTicks, machineShare, machineTicks, readCounters, ReadCounters, waitedForCoreNs } from './cpu-ticks';
 
-/** Byte lengths of preloaded record i, and of the W3 answer for each group of 10. */
+/** Byte lengths of preloaded record i, and of the W3/W3U answer for each group of `sourceGroup()` records. */
 let recordLength = new Int32Array(0);
 let recordsLoaded = 0;
 /** Unique numbers for W2/W4 records across the whole run (both servers, warm-ups, repetitions). */
@@ -40,8 +40,8 @@ function init(records: number, hits: number): void {
   const groups: number[] = [];
   for (let g = 0; g < sourceCount(records); g++) {
     let total = 1; // "["
-    const first = g * hits;
-    const last = Math.min(first + hits, records);
+    const first = g * sourceGroup();
+    const last = Math.min(first + sourceGroup(), records);
     for (let i = first; i < last; i++) total += recordLength[i] + 1; // record and "," or "]"
     groups.push(total);
   }

@@ -65,11 +65,7 @@ export interface WindowCpu {
    * most 100 % minus `server` minus this.
    */
   waitedForCore?: number;
-  /**
-   * The server's read system calls and KB read per second of the window, files and sockets alike
-   * (/proc/PID/io): over its answers per second, what an answer read (report.ts). A page SQLite
-   * misses in its cache is a 4 KB read of the database file.
-   */
+  /** The server's read system calls and KB read per second of the window (`readCounters`); report.ts makes them per answer. */
   readCalls?: number;
   readKb?: number;
   /** % of all the machine's cores: busy, whatever ran on them (PostgreSQL included); and given by the hypervisor to others (steal: a slower machine, not work). */

@@ -298,10 +298,7 @@ function costAndBusy(service: Series, raw: Series): string {
   );
 }
 
-/**
- * Each repetition's read system calls and KB read per answer (W4: per record) of a server, files
- * and sockets alike (/proc/PID/io): a page SQLite misses in its cache adds a call and 4 KB.
- */
+/** Each repetition's read system calls and KB read per answer (W4: per record) of a server (see `readCounters`). */
 function readsPerAnswer(x: Series): string {
   return x.reps
     .map((perSecond, k) => {

@@ -3,8 +3,9 @@ import { StoredRow } from './record-selection';
 /** How every statement that selects records starts (record-selection.ts, sql-dialect.ts). */
 const RECORD_COLUMNS = 'SELECT r.seq, r.id, r.doc ';
 /**
- * The same record as one text: `seq`, `id` and `doc` joined by U+0002, which neither holds (an
- * id has no control characters, a stored document is JSON text, where they only come escaped).
+ * The same record as one text: `seq`, `id` and `doc` joined by U+0002, which neither a sequence
+ * number nor an id holds (ids have no control characters); the document comes last, so it is
+ * read whole whatever it holds (being JSON text, it can only hold U+0002 escaped).
  */
 const JOINED_RECORD_COLUMNS = 'SELECT r.seq || char(2) || r.id || char(2) || r.doc ';
 const SEPARATOR = '\u0002';

@@ -14,13 +14,24 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { batchBody, ENVELOPE_BASE_LENGTH, newRecordTemplate, recordJson, setSourceGroup, sourceCount, sourceGroup } from './records';
+import {
+  batchBody,
+  ENVELOPE_BASE_LENGTH,
+  newRecordTemplate,
+  recordJson,
+  scatteredArrival,
+  setSourceGroup,
+  sourceCount,
+  sourceGroup,
+} from './records';
 import type { LoadReply, LoadRequest, Measurement } from './protocol';
 import { cpuTicks, MachineTicks, machineShare, machineTicks, readCounters, ReadCounters, waitedForCoreNs } from './cpu-ticks';
 
 /** Byte lengths of preloaded record i, and of the W3/W3U answer for each group of `sourceGroup()` records. */
 let recordLength = new Int32Array(0);
 let recordsLoaded = 0;
+/** Whether preloads scatter each group's records (`--scattered`), so that any of them may come first in an answer. */
+let groupsScattered = false;
 /** Unique numbers for W2/W4 records across the whole run (both servers, warm-ups, repetitions). */
 let nextNew = 0;
 /** Where wrk.lua reads the expected lengths and the new-record templates from. */
@@ -32,8 +43,9 @@ if (spawnSync('wrk', ['--version']).error) {
   throw new Error("wrk not found: the benchmark needs Debian's wrk (apt-get install -y wrk)");
 }
 
-function init(records: number, hits: number): void {
+function init(records: number, hits: number, scattered: boolean): void {
   setSourceGroup(hits);
+  groupsScattered = scattered;
   recordsLoaded = records;
   recordLength = new Int32Array(records);
   for (let i = 0; i < records; i++) recordLength[i] = recordJson(i).length;
@@ -76,6 +88,7 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
       String(Math.min(message.records ?? recordsLoaded, recordsLoaded)),
       message.oneQuery ? 'one' : 'random',
       String(sourceGroup()),
+      groupsScattered ? 'scattered' : 'grouped',
     ],
     { env: { ...process.env, BENCH_TOKEN: message.token }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -205,6 +218,8 @@ function readAll(message: Extract<LoadRequest, { type: 'readAll' }>): Promise<Me
  * that follow would be meaningless.
  */
 async function preload(message: Extract<LoadRequest, { type: 'preload' }>): Promise<number> {
+  if (message.scattered && message.from !== 0) throw new Error('a scattered preload starts at record 0');
+  const recordAt = message.scattered ? scatteredArrival(message.to) : undefined;
   const started = process.hrtime.bigint();
   let next = message.from;
   const worker = async (): Promise<void> => {
@@ -215,7 +230,7 @@ async function preload(message: Extract<LoadRequest, { type: 'preload' }>): Prom
       const response = await fetch(message.url + '/event', {
         method: 'POST',
         headers: { authorization: `Bearer ${message.token}`, 'content-type': 'application/json' },
-        body: batchBody(from, to),
+        body: batchBody(from, to, recordAt),
       });
       const text = await response.text();
       if (response.status !== 201)
@@ -229,7 +244,7 @@ async function preload(message: Extract<LoadRequest, { type: 'preload' }>): Prom
 async function handle(message: LoadRequest): Promise<LoadReply> {
   switch (message.type) {
     case 'init':
-      init(message.records, message.hits);
+      init(message.records, message.hits, message.scattered);
       return { type: 'ready' };
     case 'measure':
       return { type: 'measured', measurement: await measure(message) };

@@ -11,9 +11,10 @@ export type Workload = 'W1' | 'W2' | 'W3' | 'W3U' | 'W4' | 'W4S' | 'W4R';
 export type LoadRequest =
   /**
    * Precompute the expected answer sizes for `records` preloaded records, `hits` of them sharing
-   * each `source` and `flow` value (so each W3/W3U answer's matches).
+   * each `source` and `flow` value (so each W3/W3U answer's matches), preloaded in scattered
+   * order (`--scattered`) or not: the answer check then expects any of a group's records first.
    */
-  | { type: 'init'; records: number; hits: number }
+  | { type: 'init'; records: number; hits: number; scattered: boolean }
   /**
    * One wrk window against `url` (warm-up or measured: the load generator does not care);
    * `serverPid`'s CPU is sampled alongside wrk's, and `idlePid`'s, the other server on the same
@@ -37,8 +38,11 @@ export type LoadRequest =
       /** W3/W3U: every request the same query (`--w3-one-query`), not one picked at random. */
       oneQuery?: boolean;
     }
-  /** Preload records [from, to) with POSTs of `batch` records, `inFlight` requests at a time. */
-  | { type: 'preload'; url: string; token: string; from: number; to: number; batch: number; inFlight: number }
+  /**
+   * Preload records [from, to) with POSTs of `batch` records, `inFlight` requests at a time;
+   * `scattered` (a preload from 0 only): in `scatteredArrival(to)`'s order instead of by number.
+   */
+  | { type: 'preload'; url: string; token: string; from: number; to: number; batch: number; inFlight: number; scattered?: boolean }
   /** W5: one streamed GET of all `records` records. */
   | { type: 'readAll'; url: string; token: string; records: number };
 

@@ -104,11 +104,32 @@ export function newRecordTemplate(seq: number): string {
   return eventJson('\u0001', '\u0002', 'new', seq).replace('\\u0001', ID_MARK).replace('\\u0002', SOURCE_MARK);
 }
 
-/** JSON array text of records [from, to), as one POST body. */
-export function batchBody(from: number, to: number): string {
+/** JSON array text of the records at arrival positions [from, to), as one POST body. */
+export function batchBody(from: number, to: number, recordAt: (position: number) => number = (position) => position): string {
   const parts: string[] = [];
-  for (let i = from; i < to; i++) parts.push(recordJson(i));
+  for (let k = from; k < to; k++) parts.push(recordJson(recordAt(k)));
   return `[${parts.join(',')}]`;
+}
+
+/**
+ * With `--scattered`, which record arrives at each position of a preload of `records`: position
+ * k takes record k × STRIDE mod `records`, a permutation since the stride shares no factor with
+ * the count. The records of one `source`/`flow` group (consecutive numbers) then arrive far
+ * apart, each in a different part of the table, as events from one source arrive between other
+ * sources' events; by default they arrive together, neighbours in every B-tree.
+ */
+export function scatteredArrival(records: number): (position: number) => number {
+  let stride = SCATTER_STRIDE % records || 1;
+  while (gcd(stride, records) !== 1) stride++;
+  // Exact in doubles: position × stride stays far below 2^53 for any family the bench loads.
+  return (position) => (position * stride) % records;
+}
+
+/** A prime far from any group size, so that neighbours in arrival order belong to unrelated groups. */
+const SCATTER_STRIDE = 7919;
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
 }
 
 /** The envelope a create answers with, per docs/responses.md; the raw server sends the same bytes. */

@@ -47,6 +47,8 @@ export interface BenchResults {
     w3OneQuery?: boolean;
     /** Matches per W3/W3U answer (`--hits`); absent from the files of runs before it existed, which matched 10. */
     hits?: number;
+    /** Each group's records preloaded far apart (`--scattered`); absent from the files of runs before it existed, which loaded them together. */
+    scattered?: boolean;
   };
   preloads: { phase: string; target: string; records: number; seconds: number; perSecond: number; peakRssMb: number }[];
   workloads: {
@@ -76,10 +78,14 @@ const TITLES: Record<string, string> = {
 /** Matches per W3/W3U answer in a run (the files of runs before `--hits` matched the default). */
 const hitsOf = (r: BenchResults): number => r.settings.hits ?? DEFAULT_SOURCE_GROUP;
 
-/** A workload's row title; the filters' name how many records each answer matches. */
-function titleOf(workload: string, hits: number): string {
+/** Whether a run's W3/W3U matches were scattered over its family (`--scattered`). */
+const scatteredOf = (r: BenchResults): boolean => r.settings.scattered ?? false;
+
+/** A workload's row title; the filters' name how many records each answer matches, and whether they lie apart. */
+function titleOf(workload: string, r: BenchResults): string {
   const title = TITLES[workload] ?? workload;
-  return workload === 'W3' || workload === 'W3U' ? `${title} (${hits} hits)` : title;
+  if (workload !== 'W3' && workload !== 'W3U') return title;
+  return `${title} (${hitsOf(r)} hits${scatteredOf(r) ? ', scattered' : ''})`;
 }
 
 /** Issue 10's goals, as ratio service/raw: on SQLite, and on PostgreSQL sharing the cores with the service. */
@@ -117,7 +123,9 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
     `- load average (1 min) before/after: ${r.machine.loadBefore.toFixed(2)} / ${r.machine.loadAfter.toFixed(2)} (other work on the machine makes figures noisy)`,
   );
   out.push(`- database: ${r.database}; auth on (service: HS256 JWT verified per request; raw: token string compare)`);
-  out.push(`- records preloaded: ${int(r.records)} (~300 bytes each; \`source\` and \`flow\` each shared by ${hitsOf(r)})`);
+  out.push(
+    `- records preloaded: ${int(r.records)} (~300 bytes each; \`source\` and \`flow\` each shared by ${hitsOf(r)}${scatteredOf(r) ? ', scattered over the family in arrival order (`--scattered`)' : ', preloaded side by side'})`,
+  );
   out.push(
     `- load: wrk (1 thread, requests built in Lua, bench/wrk.lua), ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.reps} × ${r.settings.duration} s, medians; W4 batches of ${int(r.settings.batch)}` +
       (r.w4Family ? `, into a family topped up to ${int(r.w4Family)} records (plus what W2 added)` : '') +
@@ -143,7 +151,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   for (const w of workloads) {
     const target = TARGETS[r.databaseKind][w.workload];
     out.push(
-      `| ${titleOf(w.workload, hitsOf(r))} | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)}${verdict(w.ratio >= target)} | ≥ ${target.toFixed(2)} | ` +
+      `| ${titleOf(w.workload, r)} | ${int(w.service.perSecond)} | ${int(w.raw.perSecond)} | ${ratio(w.ratio)}${verdict(w.ratio >= target)} | ≥ ${target.toFixed(2)} | ` +
         `${cpu(w.service.cpu, 'server')} / ${cpu(w.service.cpu, 'generator')} / ${cpu(w.service.cpu, 'machine')} | ` +
         `${cpu(w.raw.cpu, 'server')} / ${cpu(w.raw.cpu, 'generator')} / ${cpu(w.raw.cpu, 'machine')} | ` +
         `${ms(w.service.p50)} / ${ms(w.service.p99)} | ${ms(w.raw.p50)} / ${ms(w.raw.p99)} | ${mb(w.service.peakRssMb)} | ${mb(w.raw.peakRssMb)} | ${w.service.wrong} / ${w.service.errors} |`,
@@ -206,7 +214,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
         const scale = now.service.perSecond / then.perSecond;
         const paired = now.service.reps.map((figure, k) => ratio(figure / then.reps[k])).join(', ');
         out.push(
-          `| ${titleOf(name, hitsOf(r))} | ${int(then.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${verdict(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${paired} | ${int(now.raw.perSecond)} |`,
+          `| ${titleOf(name, r)} | ${int(then.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${verdict(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${paired} | ${int(now.raw.perSecond)} |`,
         );
         reads.push(`- ${name}: ${readsPerAnswer(then)} | ${readsPerAnswer(now.service)}`);
       }
@@ -220,13 +228,14 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
     } else if (baseline) {
       // Two machines of one kind differ by up to 3× here (README "Performance"): a 1M figure over
       // another machine's 10k figure measures the machines, not the scaling; and filters matching
-      // more records per answer cost more at any size.
-      const comparable = sameMachine(r.machine, baseline.machine) && hitsOf(r) === hitsOf(baseline);
+      // more records per answer, or the same records farther apart, cost more at any size.
+      const comparable =
+        sameMachine(r.machine, baseline.machine) && hitsOf(r) === hitsOf(baseline) && scatteredOf(r) === scatteredOf(baseline);
       const mark = (met: boolean): string => (comparable ? verdict(met) : '');
       out.push(`Scaling: ${int(r.records)} records vs the 10k run of ${baseline.date} (same database kind):`, '');
       if (!comparable)
         out.push(
-          `**Not comparable:** that 10k run was taken on another machine (${baseline.machine.cpu}), before this one last booted, or with another \`--hits\` (${hitsOf(baseline)} against ${hitsOf(r)}), so no ratio below is a verdict. Run \`npm run bench -- --skip-w5\` on this machine first, with the same \`--hits\`, then this run again.`,
+          `**Not comparable:** that 10k run was taken on another machine (${baseline.machine.cpu}), before this one last booted, or with another \`--hits\` or \`--scattered\` (${hitsOf(baseline)} hits${scatteredOf(baseline) ? ', scattered' : ''} against ${hitsOf(r)}${scatteredOf(r) ? ', scattered' : ''}), so no ratio below is a verdict. Run \`npm run bench -- --skip-w5\` on this machine first, with the same \`--hits\` and \`--scattered\`, then this run again.`,
           '',
         );
       out.push('| workload | service /s at 10k | service /s now | now / 10k | target | raw /s at 10k | raw /s now |');
@@ -237,7 +246,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
         if (!now || !then) continue;
         const scale = now.service.perSecond / then.service.perSecond;
         out.push(
-          `| ${titleOf(name, hitsOf(r))} | ${int(then.service.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${mark(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${int(then.raw.perSecond)} | ${int(now.raw.perSecond)} |`,
+          `| ${titleOf(name, r)} | ${int(then.service.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${mark(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${int(then.raw.perSecond)} | ${int(now.raw.perSecond)} |`,
         );
       }
       out.push('');

@@ -38,6 +38,8 @@ const { values: args } = parseArgs({
     'w3-one-query': { type: 'boolean', default: false },
     // Preloaded records sharing each `source` (and `flow`) value: W3's and W3U's matches per answer (the issue's goal covers 10 to 40).
     hits: { type: 'string', default: String(DEFAULT_SOURCE_GROUP) },
+    // Preloads scatter each group's records over the family (bench/records.ts, scatteredArrival) instead of loading them side by side.
+    scattered: { type: 'boolean', default: false },
     reps: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     // W3 before W2/W4: writes add records, and the raw bound's scan would then cover more than N.
@@ -65,6 +67,7 @@ const SETTINGS = {
   w5Reps: Number(args['w5-reps']),
   w3OneQuery: args['w3-one-query'],
   hits: Number(args.hits),
+  scattered: args.scattered,
 };
 if (!Number.isInteger(SETTINGS.hits) || SETTINGS.hits < 1 || SETTINGS.hits > BASELINE_RECORDS) {
   throw new Error(`--hits: records sharing a value, an integer from 1 to ${BASELINE_RECORDS}, not ${args.hits}`);
@@ -199,11 +202,26 @@ async function quiet(servers: readonly Server[]): Promise<void> {
   if (waited > QUIET_LOGGED_MS) log(`waited ${(waited / 1000).toFixed(1)} s for quiet (busy: ${wasBusy.join(', ')})`);
 }
 
-/** Loads preloaded-style records [from, to) into `server`, with POSTs of a batch each. */
+/**
+ * Loads preloaded-style records [from, to) into `server`, with POSTs of a batch each; a family's
+ * first load (from 0) in scattered order with `--scattered`, a top-up always in order.
+ */
 async function preload(load: LoadGenerator, server: Server, from: number, to: number, results: BenchResults, phase: string): Promise<void> {
   const records = to - from;
-  log(`${phase}: loading records ${from.toLocaleString('en')}..${(to - 1).toLocaleString('en')} into ${server.name}`);
-  const reply = await load.call({ type: 'preload', url: server.url, token: TOKEN, from, to, batch: SETTINGS.batch, inFlight: 2 });
+  const scattered = SETTINGS.scattered && from === 0;
+  log(
+    `${phase}: loading records ${from.toLocaleString('en')}..${(to - 1).toLocaleString('en')} into ${server.name}${scattered ? ', scattered' : ''}`,
+  );
+  const reply = await load.call({
+    type: 'preload',
+    url: server.url,
+    token: TOKEN,
+    from,
+    to,
+    batch: SETTINGS.batch,
+    inFlight: 2,
+    scattered,
+  });
   if (reply.type !== 'preloaded') throw new Error(`unexpected reply ${reply.type}`);
   results.preloads.push({
     phase,
@@ -442,7 +460,7 @@ async function main(): Promise<void> {
   buildService();
   const load = startLoadGenerator();
   const stopLoad = track(() => load.stop());
-  await load.call({ type: 'init', records: RECORDS, hits: SETTINGS.hits });
+  await load.call({ type: 'init', records: RECORDS, hits: SETTINGS.hits, scattered: SETTINGS.scattered });
 
   // Main phase: W1–W4, and W5 when the main family already is the 1M one: after the reads and
   // before the first write, which would add to the family W5 reads whole. Not before the reads:
@@ -473,7 +491,7 @@ async function main(): Promise<void> {
 
   // W5 phase: a fresh service and raw server, each loaded with a 1M-record family.
   if (!args['skip-w5'] && !results.w5) {
-    await load.call({ type: 'init', records: W5_RECORDS, hits: SETTINGS.hits });
+    await load.call({ type: 'init', records: W5_RECORDS, hits: SETTINGS.hits, scattered: SETTINGS.scattered });
     const w5 = await startPair(load, 'w5', W5_RECORDS, results);
     await runW5(load, w5.service, w5.raw, W5_RECORDS, results);
     await w5.done();

@@ -5,10 +5,12 @@
 -- Arguments (after --): workload, data directory, first new-record number, batch size, W3 path,
 -- records the server holds (reads pick among the first that many of the data's records),
 -- "one" when every W3/W3U request is to send the same query (the middle group's) instead of a
--- group picked at random, and how many consecutive records share each W3/W3U value (`--hits`).
+-- group picked at random, how many consecutive records share each W3/W3U value (`--hits`), and
+-- "scattered" when the preload scattered each group's records (`--scattered`): any of them may
+-- then come first in an answer, which lists records in arrival order.
 -- Every answer is checked (status and exact body length): the expected length is found from the
 -- answer itself (the first record's id), since wrk does not say which request an answer is for.
-local workload, dir, first, batch, w3path, one_query, hits
+local workload, dir, first, batch, w3path, one_query, hits, scattered
 local lens, groups, templates = {}, {}, {}
 local records, envelope = 0, 0
 local counter = 0
@@ -25,6 +27,7 @@ function init(args)
   records = math.min(read_numbers(dir .. "/lens.txt", lens), tonumber(args[6]) or math.huge)
   one_query = args[7] == "one"
   hits = tonumber(args[8])
+  scattered = args[9] == "scattered"
   read_numbers(dir .. "/groups.txt", groups)
   local i = 0
   for line in io.lines(dir .. "/templates.txt") do
@@ -97,7 +100,8 @@ function response(status, hdrs, body)
     check(status == 200 and i ~= nil and i < records and #body == lens[i + 1] + 2, status, body)
   elseif workload == "W3" or workload == "W3U" then
     local i = tonumber(body:sub(12, 18))
-    check(status == 200 and i ~= nil and i % hits == 0 and i < records and #body == groups[i / hits + 1], status, body)
+    local first_of_group = i ~= nil and (scattered or i % hits == 0)
+    check(status == 200 and first_of_group and i < records and #body == groups[math.floor(i / hits) + 1], status, body)
   elseif workload == "W2" then
     check(status == 201 and #body == envelope + 2, status, body) -- "[envelope]"
   else

@@ -218,8 +218,8 @@ function readAll(message: Extract<LoadRequest, { type: 'readAll' }>): Promise<Me
  * that follow would be meaningless.
  */
 async function preload(message: Extract<LoadRequest, { type: 'preload' }>): Promise<number> {
-  if (message.scattered && message.from !== 0) throw new Error('a scattered preload starts at record 0');
-  const recordAt = message.scattered ? scatteredArrival(message.to) : undefined;
+  // A top-up (from > 0) stays in order: only a family's first load is scattered.
+  const recordAt = groupsScattered && message.from === 0 ? scatteredArrival(message.to) : undefined;
   const started = process.hrtime.bigint();
   let next = message.from;
   const worker = async (): Promise<void> => {

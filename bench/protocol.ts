@@ -39,10 +39,10 @@ export type LoadRequest =
       oneQuery?: boolean;
     }
   /**
-   * Preload records [from, to) with POSTs of `batch` records, `inFlight` requests at a time;
-   * `scattered` (a preload from 0 only): in `scatteredArrival(to)`'s order instead of by number.
+   * Preload records [from, to) with POSTs of `batch` records, `inFlight` requests at a time; a
+   * family's first load (from 0) in `scatteredArrival(to)`'s order when `init` said scattered.
    */
-  | { type: 'preload'; url: string; token: string; from: number; to: number; batch: number; inFlight: number; scattered?: boolean }
+  | { type: 'preload'; url: string; token: string; from: number; to: number; batch: number; inFlight: number }
   /** W5: one streamed GET of all `records` records. */
   | { type: 'readAll'; url: string; token: string; records: number };
 

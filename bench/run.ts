@@ -202,26 +202,11 @@ async function quiet(servers: readonly Server[]): Promise<void> {
   if (waited > QUIET_LOGGED_MS) log(`waited ${(waited / 1000).toFixed(1)} s for quiet (busy: ${wasBusy.join(', ')})`);
 }
 
-/**
- * Loads preloaded-style records [from, to) into `server`, with POSTs of a batch each; a family's
- * first load (from 0) in scattered order with `--scattered`, a top-up always in order.
- */
+/** Loads preloaded-style records [from, to) into `server`, with POSTs of a batch each (scattered as load.ts decides). */
 async function preload(load: LoadGenerator, server: Server, from: number, to: number, results: BenchResults, phase: string): Promise<void> {
   const records = to - from;
-  const scattered = SETTINGS.scattered && from === 0;
-  log(
-    `${phase}: loading records ${from.toLocaleString('en')}..${(to - 1).toLocaleString('en')} into ${server.name}${scattered ? ', scattered' : ''}`,
-  );
-  const reply = await load.call({
-    type: 'preload',
-    url: server.url,
-    token: TOKEN,
-    from,
-    to,
-    batch: SETTINGS.batch,
-    inFlight: 2,
-    scattered,
-  });
+  log(`${phase}: loading records ${from.toLocaleString('en')}..${(to - 1).toLocaleString('en')} into ${server.name}`);
+  const reply = await load.call({ type: 'preload', url: server.url, token: TOKEN, from, to, batch: SETTINGS.batch, inFlight: 2 });
   if (reply.type !== 'preloaded') throw new Error(`unexpected reply ${reply.type}`);
   results.preloads.push({
     phase,

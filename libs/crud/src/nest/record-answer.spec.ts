@@ -33,6 +33,12 @@ describe('readAnswer', () => {
     expect(chunks).toHaveLength(1 + 10 + 3 + 1);
   });
 
+  it('records read joined: their text in one JSON array, not streamed', async () => {
+    const answer = await readAnswer({ joined: '{"id":"r1"},{"id":"r2"}' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe('[{"id":"r1"},{"id":"r2"}]');
+  });
+
   it('applies the projection to every row', async () => {
     const chunks = await chunksOf({ first: rows(1, 1), rest: pages(rows(2, 1)), project: (doc) => doc.replace('"r', '"p') });
     expect(chunks.join('')).toBe('[{"id":"p1"},{"id":"p2"}]');

@@ -1,6 +1,6 @@
 import { HttpAnswer } from '@inventory/http';
 import { answerStatus } from '../core/outcome/write-outcome';
-import { ReadResult, WriteResult } from '../service/record.service';
+import { PagedRead, ReadResult, WriteResult } from '../service/record.service';
 import { StoredRow } from '../store/record-selection';
 
 /**
@@ -22,13 +22,14 @@ export function writeAnswer({ operation, outcomes }: WriteResult): HttpAnswer {
 }
 
 export async function readAnswer(result: ReadResult): Promise<HttpAnswer> {
+  if ('joined' in result) return new HttpAnswer(200, `[${result.joined}]`);
   const render = (rows: StoredRow[]) => rows.map((row) => (result.project ? result.project(row.doc) : row.doc)).join(',');
   const second = await result.rest.next();
   if (second.done) return new HttpAnswer(200, `[${render(result.first)}]`);
   return new HttpAnswer(200, stream(render, result, second.value));
 }
 
-async function* stream(render: (rows: StoredRow[]) => string, result: ReadResult, second: StoredRow[]): AsyncIterable<string> {
+async function* stream(render: (rows: StoredRow[]) => string, result: PagedRead, second: StoredRow[]): AsyncIterable<string> {
   yield `[${render(result.first)}`;
   for (let page: IteratorResult<StoredRow[]> = { done: false, value: second }; !page.done; page = await result.rest.next()) {
     for (let start = 0; start < page.value.length; start += STREAM_CHUNK_ROWS) {

@@ -9,7 +9,15 @@ import { parseRecordQuery } from '../core/query/query-parser';
 import { validateRecord } from '../core/validation/record-validator';
 import { RecordProblems } from '../core/validation/record-problems';
 import { RESERVED_KEY_PROBLEM, ValidationProblems } from '../core/validation/validation-messages';
-import { InsertOutcome, MissingReference, NewRecord, RecordReference, RecordStore, UpdateWrite } from '../store/record-store';
+import {
+  InsertOutcome,
+  JoinedRecords,
+  MissingReference,
+  NewRecord,
+  RecordReference,
+  RecordStore,
+  UpdateWrite,
+} from '../store/record-store';
 import { RecordRules } from '../core/fields/record-rules';
 import { FamilyRegistry } from './family-registry';
 import { asyncConstraints } from '../core/validation/async-constraints';
@@ -29,8 +37,11 @@ export interface WriteResult {
   outcomes: WriteOutcome[];
 }
 
+/** A read's records page by page, or (`joined`) all of them as their documents joined by commas, in query order. */
+export type ReadResult = PagedRead | { joined: string };
+
 /** The first page of a read is fetched before answering, so "nothing matched" can still be a 404. */
-export interface ReadResult {
+export interface PagedRead {
   first: StoredRow[];
   rest: AsyncIterator<StoredRow[]>;
   project?: (doc: string) => string;
@@ -152,7 +163,12 @@ export class RecordService {
 
   async read(pathId: string | undefined, queryBody: unknown, budget?: QueryBudget): Promise<ReadResult> {
     const { spec, select } = await this.selection(pathId, queryBody, true, budget);
-    const pages = this.store.read(spec)[Symbol.asyncIterator]();
+    const records = select ? this.store.read(spec) : await this.store.readWhole(spec);
+    if (records instanceof JoinedRecords) {
+      if (records.count === 0) throw this.notFound(pathId);
+      return { joined: records.docs };
+    }
+    const pages = records[Symbol.asyncIterator]();
     const first = await pages.next();
     if (first.done) throw this.notFound(pathId);
     return {

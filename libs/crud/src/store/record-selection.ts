@@ -62,6 +62,11 @@ export class RecordSelection {
   readonly clock: SliceClock;
   /** Candidates in arrival order, once narrowed to a known set. */
   candidateList?: readonly number[];
+  /**
+   * Set once a statement of `equalityRows` without a window found more than a page
+   * (`SqliteRecordStore.readWhole`): the plan reads the candidates without asking again.
+   */
+  equalityOverAPage = false;
   /** Records of the family that are no candidates, once narrowed to a complement. */
   excluded?: ReadonlySet<number>;
   /**

@@ -55,10 +55,26 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/** A whole selection as `readWhole` may answer it: how many records, and their documents joined by commas in query order. */
+export class JoinedRecords {
+  constructor(
+    readonly count: number,
+    readonly docs: string,
+  ) {}
+}
+
 /** Where records live. One implementation per database; both pass the same contract suite. */
 export abstract class RecordStore {
   /** Rows of the selection in query order, a page at a time; an empty selection yields nothing. */
   abstract read(selection: SelectionSpec): AsyncIterable<StoredRow[]>;
+  /**
+   * The selection for a caller that needs no record apart (an answer without a projection): as
+   * one text where the store reads it so for less (SQLite: `SqliteRecordStore.readWhole`),
+   * otherwise page by page as `read` yields it.
+   */
+  readWhole(selection: SelectionSpec): Promise<JoinedRecords | AsyncIterable<StoredRow[]>> {
+    return Promise.resolve(this.read(selection));
+  }
   /**
    * Inserts each record unless its id exists or a record it requires does not; answers per
    * record. The check of `requires` and the write are one transaction, and the required rows

@@ -79,6 +79,7 @@ function* equalityRows(selection: RecordSelection): PlanPart<boolean> {
   const { offset, count } = selection.spec;
   const windowEnd = count === undefined ? Number.MAX_SAFE_INTEGER : offset + count;
   const withinPage = windowEnd <= READ_PAGE_SIZE;
+  if (!withinPage && selection.equalityOverAPage) return false;
   const limit = withinPage ? roundedUp(windowEnd) : READ_PAGE_SIZE + 1;
   const statement = selection.equalityRows(limit);
   if (!statement) return false;

@@ -4,6 +4,7 @@ import { addMultiValuedPaths, indexedValues } from './indexed-values';
 import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import {
   InsertOutcome,
+  JoinedRecords,
   MissingReference,
   NewRecord,
   newRecordText,
@@ -19,6 +20,7 @@ import { wildcardMatcher } from '../core/query/pattern-matcher';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteSharedReads } from './sqlite-shared-reads';
 import { joinedRecordSql, recordRowOfText } from './sqlite-record-rows';
+import { joinedDocsSql, joinedRecordsOf } from './sqlite-joined-docs';
 import { SqlitePathKeys } from './sqlite-path-keys';
 import { docsForPath } from './docs-for-path';
 import { ArrivalMarkers, SeqAfter } from './arrival-markers';
@@ -67,6 +69,8 @@ export class SqliteRecordStore extends RecordStore {
   private readonly statements = new Map<string, Statement>();
   /** Each statement's variant that selects each record as one text, null for one that selects no records (`all`). */
   private readonly joinedRecordStatements = new WeakMap<Statement, Statement | null>();
+  /** Each statement's variant that selects its records as one row (`readJoined`). */
+  private readonly joinedDocsStatements = new WeakMap<Statement, Statement>();
   private readonly writes: SqliteGroupCommit;
   private readonly reads: SqliteSharedReads;
   private readonly pathKeys: SqlitePathKeys;
@@ -91,6 +95,38 @@ export class SqliteRecordStore extends RecordStore {
 
   read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {
     return readSelection(selectionPlan(new RecordSelection(spec, sqliteDialect), 'read'), this.sharedQueries(), spec.budget);
+  }
+
+  /**
+   * An equality on one value in arrival order (W3, W3U: `equalityRows` in the selection plan),
+   * whole, from the start and without a count, is read as one row (`joinedDocsSql`, where the
+   * figures are), and answered so unless its records came out of order; more than a page of
+   * them is read as `read` reads it, without that statement again. Any other read is `read`.
+   */
+  async readWhole(spec: SelectionSpec): Promise<JoinedRecords | AsyncIterable<StoredRow[]>> {
+    const selection = new RecordSelection(spec, sqliteDialect);
+    const fragment = spec.offset === 0 && spec.count === undefined ? selection.equalityRows(READ_PAGE_SIZE + 1) : undefined;
+    if (fragment) {
+      spec.budget?.check();
+      const joined = await this.reads.run(() => {
+        const [seqs, docs] = this.joinedDocsStatement(fragment.sql).get(...fragment.params) as [string | null, string | null];
+        return joinedRecordsOf(seqs, docs);
+      });
+      if (joined instanceof JoinedRecords) return joined;
+      if (joined === 'over a page') selection.equalityOverAPage = true;
+    }
+    return readSelection(selectionPlan(selection, 'read'), this.sharedQueries(), spec.budget);
+  }
+
+  /** `joinedDocsSql` of a statement, prepared once and found by the statement it wraps (its text is not built again). */
+  private joinedDocsStatement(recordsSql: string): Statement {
+    const records = this.statement(recordsSql);
+    let joined = this.joinedDocsStatements.get(records);
+    if (!joined) {
+      joined = this.db.prepare(joinedDocsSql(recordsSql)).raw(true);
+      this.joinedDocsStatements.set(records, joined);
+    }
+    return joined;
   }
 
   async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {

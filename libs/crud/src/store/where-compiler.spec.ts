@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { parseRecordQuery } from '../core/query/query-parser';
 import { JsonObject } from '../core/query/query.types';
 import { SelectionSpec } from './record-selection';
+import { JoinedRecords } from './record-store';
 import { SqliteRecordStore } from './sqlite-record.store';
 import { ValueIndex } from './value-index';
 import { compileWhere, compileWhereTree } from './where-compiler';
@@ -79,6 +80,30 @@ describe.each(INDEXINGS)('where compiler agrees with the reference evaluator (SQ
     const expected = expectedIds(RECORDS, condition);
     const actual = await readIds({ family: FAMILY, where: condition });
     expect(actual).toEqual(expected);
+  });
+
+  /** Every query read whole answers as read page by page does; some are answered joined. */
+  const joinedAnswers: string[] = [];
+  it.each(QUERIES)('%s, read whole', async (name, where) => {
+    const spec: SelectionSpec = { family: FAMILY, valueIndex: read, where: parseWhere(where), order: [], offset: 0 };
+    const records = await store.readWhole(spec);
+    const { docs } = await readAll(store, spec);
+    if (!(records instanceof JoinedRecords)) {
+      const paged: JsonObject[] = [];
+      for await (const page of records) paged.push(...page.map((row) => JSON.parse(row.doc) as JsonObject));
+      expect(paged).toEqual(docs);
+      return;
+    }
+    joinedAnswers.push(name);
+    expect(records.count).toBe(docs.length);
+    expect(records.count === 0 ? [] : (JSON.parse(`[${records.docs}]`) as JsonObject[])).toEqual(docs);
+  });
+
+  it('answers joined the equalities on one value that SQL decides, and no other query', () => {
+    const equalities = QUERIES.filter(([, where]) => 'equals' in where || 'in' in where).map(([name]) => name);
+    if (read === NONE) expect(joinedAnswers).toEqual([]);
+    else expect(joinedAnswers.length).toBeGreaterThan(10);
+    for (const name of joinedAnswers) expect(equalities).toContain(name);
   });
 
   it('pins a few answers literally (the evaluator itself is right, not only consistent)', async () => {

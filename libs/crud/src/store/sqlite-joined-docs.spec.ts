@@ -91,6 +91,21 @@ describe('reading an equality whole (SQLite)', () => {
     expect(answer.docs).toHaveLength(1005);
   });
 
+  it('does not ask again for the page and one that its own statement found too many', async () => {
+    const equalityStatement = new RecordSelection(spec(['source', 'busy']), sqliteDialect).equalityRows(READ_PAGE_SIZE + 1)!.sql;
+    const asked: string[] = [];
+    const internals = store as unknown as { all(fragment: { sql: string }): unknown };
+    const all = internals.all.bind(store);
+    internals.all = (fragment) => {
+      asked.push(fragment.sql);
+      return all(fragment);
+    };
+    expect((await whole(spec(['source', 'busy']))).docs).toHaveLength(1005);
+    expect(asked.filter((sql) => sql === equalityStatement)).toHaveLength(0);
+    expect(await pagedDocs(spec(['source', 'busy']))).toHaveLength(1005);
+    expect(asked.filter((sql) => sql === equalityStatement)).toHaveLength(1);
+  });
+
   it('reads a record that lists the value twice page by page, which answers it once', async () => {
     await insertAll(
       store,

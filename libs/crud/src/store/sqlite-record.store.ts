@@ -69,7 +69,7 @@ export class SqliteRecordStore extends RecordStore {
   private readonly statements = new Map<string, Statement>();
   /** Each statement's variant that selects each record as one text, null for one that selects no records (`all`). */
   private readonly joinedRecordStatements = new WeakMap<Statement, Statement | null>();
-  /** Each statement's variant that selects its records as one row (`readJoined`). */
+  /** Each statement's variant that selects its records as one row (`readWhole`). */
   private readonly joinedDocsStatements = new WeakMap<Statement, Statement>();
   private readonly writes: SqliteGroupCommit;
   private readonly reads: SqliteSharedReads;

@@ -81,11 +81,13 @@ const hitsOf = (r: BenchResults): number => r.settings.hits ?? DEFAULT_SOURCE_GR
 /** Whether a run's W3/W3U matches were scattered over its family (`--scattered`). */
 const scatteredOf = (r: BenchResults): boolean => r.settings.scattered ?? false;
 
+/** How a run laid out each W3/W3U answer's matches: "10 hits", "40 hits, scattered". */
+const matchesOf = (r: BenchResults): string => `${hitsOf(r)} hits${scatteredOf(r) ? ', scattered' : ''}`;
+
 /** A workload's row title; the filters' name how many records each answer matches, and whether they lie apart. */
 function titleOf(workload: string, r: BenchResults): string {
   const title = TITLES[workload] ?? workload;
-  if (workload !== 'W3' && workload !== 'W3U') return title;
-  return `${title} (${hitsOf(r)} hits${scatteredOf(r) ? ', scattered' : ''})`;
+  return workload === 'W3' || workload === 'W3U' ? `${title} (${matchesOf(r)})` : title;
 }
 
 /** Issue 10's goals, as ratio service/raw: on SQLite, and on PostgreSQL sharing the cores with the service. */
@@ -229,13 +231,12 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
       // Two machines of one kind differ by up to 3× here (README "Performance"): a 1M figure over
       // another machine's 10k figure measures the machines, not the scaling; and filters matching
       // more records per answer, or the same records farther apart, cost more at any size.
-      const comparable =
-        sameMachine(r.machine, baseline.machine) && hitsOf(r) === hitsOf(baseline) && scatteredOf(r) === scatteredOf(baseline);
+      const comparable = sameMachine(r.machine, baseline.machine) && matchesOf(r) === matchesOf(baseline);
       const mark = (met: boolean): string => (comparable ? verdict(met) : '');
       out.push(`Scaling: ${int(r.records)} records vs the 10k run of ${baseline.date} (same database kind):`, '');
       if (!comparable)
         out.push(
-          `**Not comparable:** that 10k run was taken on another machine (${baseline.machine.cpu}), before this one last booted, or with another \`--hits\` or \`--scattered\` (${hitsOf(baseline)} hits${scatteredOf(baseline) ? ', scattered' : ''} against ${hitsOf(r)}${scatteredOf(r) ? ', scattered' : ''}), so no ratio below is a verdict. Run \`npm run bench -- --skip-w5\` on this machine first, with the same \`--hits\` and \`--scattered\`, then this run again.`,
+          `**Not comparable:** that 10k run was taken on another machine (${baseline.machine.cpu}), before this one last booted, or with another \`--hits\` or \`--scattered\` (${matchesOf(baseline)} against ${matchesOf(r)}), so no ratio below is a verdict. Run \`npm run bench -- --skip-w5\` on this machine first, with the same \`--hits\` and \`--scattered\`, then this run again.`,
           '',
         );
       out.push('| workload | service /s at 10k | service /s now | now / 10k | target | raw /s at 10k | raw /s now |');

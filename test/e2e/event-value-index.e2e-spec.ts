@@ -147,6 +147,15 @@ describe.each(databaseKinds())('events index only their declared paths, and answ
     expect(await ids('/test/gadget', { where })).toEqual(expected);
   });
 
+  it('an equality that matches nothing answers the same 404 as a scan that matches nothing', async () => {
+    const read = (where: object) => request(t.url).get('/event').set('Authorization', bearer()).send({ where });
+    const none = await read(eq('source', 'nowhere'));
+    const scanned = await read(op('reg_exp', 'source', 'nowhere'));
+    expect(none.status).toBe(404);
+    expect(scanned.status).toBe(404);
+    expect(none.body).toEqual(scanned.body);
+  });
+
   it.each(WHERES.slice(-4))('where with windows across pages: %s', async (_name, where) => {
     const all = expectedIds(where);
     for (const limit of [

@@ -21,6 +21,7 @@ import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteSharedReads } from './sqlite-shared-reads';
 import { joinedRecordSql, recordRowOfText } from './sqlite-record-rows';
 import { joinedDocsSql, joinedRecordsOf } from './sqlite-joined-docs';
+import { DerivedStatements } from './sqlite-derived-statements';
 import { SqlitePathKeys } from './sqlite-path-keys';
 import { docsForPath } from './docs-for-path';
 import { ArrivalMarkers, SeqAfter } from './arrival-markers';
@@ -68,9 +69,12 @@ function markersOf(db: Database, seqAfter: SeqAfter): ArrivalMarkers {
 export class SqliteRecordStore extends RecordStore {
   private readonly statements = new Map<string, Statement>();
   /** Each statement's variant that selects each record as one text, null for one that selects no records (`all`). */
-  private readonly joinedRecordStatements = new WeakMap<Statement, Statement | null>();
+  private readonly joinedRecordStatements = new DerivedStatements((sql) => {
+    const joined = joinedRecordSql(sql);
+    return joined === undefined ? null : this.db.prepare(joined).pluck();
+  });
   /** Each statement's variant that selects its records as one row (`readWhole`). */
-  private readonly joinedDocsStatements = new WeakMap<Statement, Statement>();
+  private readonly joinedDocsStatements = new DerivedStatements((sql) => this.db.prepare(joinedDocsSql(sql)).raw(true));
   private readonly writes: SqliteGroupCommit;
   private readonly reads: SqliteSharedReads;
   private readonly pathKeys: SqlitePathKeys;
@@ -109,24 +113,14 @@ export class SqliteRecordStore extends RecordStore {
     if (fragment) {
       spec.budget?.check();
       const joined = await this.reads.run(() => {
-        const [seqs, docs] = this.joinedDocsStatement(fragment.sql).get(...fragment.params) as [string | null, string | null];
+        const joinedDocs = this.joinedDocsStatements.of(this.statement(fragment.sql), fragment.sql)!;
+        const [seqs, docs] = joinedDocs.get(...fragment.params) as [string | null, string | null];
         return joinedRecordsOf(seqs, docs);
       });
       if (joined instanceof JoinedRecords) return joined;
       if (joined === 'over a page') selection.equalityOverAPage = true;
     }
     return readSelection(selectionPlan(selection, 'read'), this.sharedQueries(), spec.budget);
-  }
-
-  /** `joinedDocsSql` of a statement, prepared once and found by the statement it wraps (its text is not built again). */
-  private joinedDocsStatement(recordsSql: string): Statement {
-    const records = this.statement(recordsSql);
-    let joined = this.joinedDocsStatements.get(records);
-    if (!joined) {
-      joined = this.db.prepare(joinedDocsSql(recordsSql)).raw(true);
-      this.joinedDocsStatements.set(records, joined);
-    }
-    return joined;
   }
 
   async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {
@@ -450,12 +444,7 @@ export class SqliteRecordStore extends RecordStore {
    */
   private all(fragment: SqlFragment): StoredRow[] {
     const statement = this.statement(fragment.sql);
-    let joined = this.joinedRecordStatements.get(statement);
-    if (joined === undefined) {
-      const sql = joinedRecordSql(fragment.sql);
-      joined = sql === undefined ? null : this.db.prepare(sql).pluck();
-      this.joinedRecordStatements.set(statement, joined);
-    }
+    const joined = this.joinedRecordStatements.of(statement, fragment.sql);
     if (!joined) return statement.raw(false).all(...fragment.params) as StoredRow[];
     return (joined.all(...fragment.params) as string[]).map(recordRowOfText);
   }

@@ -1,6 +1,10 @@
 import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { SeqHints } from './seq-hints';
 import { SqliteRecordStore } from './sqlite-record.store';
-import { createDatabase, eq, insertAll, NAMED_VALUE_ROWS, parseWhere, readIds } from './store.fixtures';
+import { createDatabase, eq, insertAll, NAMED_VALUE_ROWS, parseWhere, readAll, readIds } from './store.fixtures';
 import { ValueIndex } from './value-index';
 
 /** What happens to a family's stored value rows when its declaration changes between starts. */
@@ -77,5 +81,74 @@ describe('reading by path id (SQLite)', () => {
     expect(await readIds(store, { family: 'event', id: 'x1', offset: 0, count: 5 })).toEqual(['x1']);
     expect(await readIds(store, { family: 'event', id: 'x1', offset: 1, count: 5 })).toEqual([]);
     expect(await readIds(store, { family: 'event', id: 'x1', offset: 0, count: 0 })).toEqual([]);
+  });
+});
+
+/** A lookup by (family, id) reads at its hinted sequence number first (SeqHints), and never trusts it. */
+describe('reading by path id through a hint (SQLite)', () => {
+  let file: string;
+  let db: Database.Database;
+  let hints: SeqHints;
+  let store: SqliteRecordStore;
+  const seqOf = (family: string, id: string) =>
+    db.prepare('SELECT seq FROM inventory_record WHERE family = ? AND id = ?').pluck().get(family, id) as number | undefined;
+  const readDocs = async (family: string, id: string) =>
+    (await readAll(store, { family, id, order: [], offset: 0, valueIndex: ValueIndex.EVERY_PATH })).docs;
+
+  beforeEach(async () => {
+    file = join(mkdtempSync(join(tmpdir(), 'seq-hints-')), 'store.sqlite');
+    db = createDatabase(file);
+    hints = new SeqHints();
+    store = new SqliteRecordStore(db, hints);
+    await insertAll(store, 'event', [
+      { id: 'x1', n: 1 },
+      { id: 'x2', n: 2 },
+    ]);
+    await insertAll(store, 'other', [{ id: 'x1', n: 3 }]);
+  });
+  afterEach(() => {
+    db.close();
+    rmSync(dirname(file), { recursive: true, force: true });
+  });
+
+  it('a write hints each record it inserts', () => {
+    expect(hints.get('event', 'x1')).toBe(seqOf('event', 'x1'));
+    expect(hints.get('other', 'x1')).toBe(seqOf('other', 'x1'));
+  });
+
+  it('a hint at another record, of this family or another, answers the record of the key', async () => {
+    hints.set('event', 'x1', seqOf('event', 'x2')!);
+    expect(await readDocs('event', 'x1')).toEqual([{ id: 'x1', n: 1 }]);
+    hints.set('event', 'x1', seqOf('other', 'x1')!);
+    expect(await readDocs('event', 'x1')).toEqual([{ id: 'x1', n: 1 }]);
+    // The index's answer replaced the wrong hint.
+    expect(hints.get('event', 'x1')).toBe(seqOf('event', 'x1'));
+  });
+
+  it('a record another connection deleted and wrote again is read where it now is', async () => {
+    const before = seqOf('event', 'x2');
+    const other = new Database(file);
+    other.prepare("DELETE FROM inventory_record WHERE family = 'event' AND id = 'x2'").run();
+    other.prepare(`INSERT INTO inventory_record (family, id, doc) VALUES ('event', 'x2', '{"id":"x2","n":20}')`).run();
+    other.close();
+    expect(hints.get('event', 'x2')).toBe(before);
+    expect(await readDocs('event', 'x2')).toEqual([{ id: 'x2', n: 20 }]);
+    expect(hints.get('event', 'x2')).toBe(seqOf('event', 'x2'));
+    expect(seqOf('event', 'x2')).not.toBe(before);
+  });
+
+  it('a record deleted answers nothing though its hint stays', async () => {
+    await store.delete({ family: 'event', id: 'x1', order: [], offset: 0, valueIndex: ValueIndex.EVERY_PATH });
+    expect(hints.get('event', 'x1')).toBeDefined();
+    expect(await readDocs('event', 'x1')).toEqual([]);
+  });
+
+  it('a record written by another connection is found by the index and hinted from then on', async () => {
+    const other = new Database(file);
+    other.prepare(`INSERT INTO inventory_record (family, id, doc) VALUES ('event', 'x9', '{"id":"x9"}')`).run();
+    other.close();
+    expect(hints.get('event', 'x9')).toBeUndefined();
+    expect(await readDocs('event', 'x9')).toEqual([{ id: 'x9' }]);
+    expect(hints.get('event', 'x9')).toBe(seqOf('event', 'x9'));
   });
 });

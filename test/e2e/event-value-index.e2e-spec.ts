@@ -156,6 +156,37 @@ describe.each(databaseKinds())('events index only their declared paths, and answ
     expect(none.body).toEqual(scanned.body);
   });
 
+  it('an equality read whole answers more than a page in arrival order, and a record holding the value twice once', async () => {
+    const many = Array.from({ length: READ_PAGE_SIZE + 200 }, (_, k) => ({ ...eventDoc(k), id: `many-${k}`, source: 'many.example' }));
+    const twice = [
+      { ...eventDoc(1), id: 'twice-1', tags: ['dup', 'dup'] },
+      { ...eventDoc(2), id: 'twice-2', tags: ['dup'] },
+    ];
+    try {
+      for (let start = 0; start < many.length; start += 500) {
+        await request(t.url)
+          .post('/event')
+          .set('Authorization', bearer())
+          .send(many.slice(start, start + 500))
+          .expect(201);
+      }
+      await request(t.url).post('/test/gadget').set('Authorization', bearer()).send(twice).expect(201);
+      expect(await ids('/event', { where: eq('source', 'many.example') })).toEqual(many.map((doc) => doc.id));
+      expect(await ids('/test/gadget', { where: eq('tags', 'dup') })).toEqual(['twice-1', 'twice-2']);
+    } finally {
+      await request(t.url)
+        .delete('/event')
+        .set('Authorization', bearer())
+        .send({ where: eq('source', 'many.example') })
+        .expect(205);
+      await request(t.url)
+        .delete('/test/gadget')
+        .set('Authorization', bearer())
+        .send({ where: eq('tags', 'dup') })
+        .expect(205);
+    }
+  });
+
   it.each(WHERES.slice(-4))('where with windows across pages: %s', async (_name, where) => {
     const all = expectedIds(where);
     for (const limit of [

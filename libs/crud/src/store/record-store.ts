@@ -63,6 +63,31 @@ export class JoinedRecords {
   ) {}
 }
 
+/**
+ * Why the records of a joined row (`joinedDocsSql`, `postgresJoinedDocsSql`) must be read row by row instead: they were more
+ * than a page, or their order was not strictly arrival order (a record whose list holds the
+ * value twice comes twice).
+ */
+export type JoinedRefusal = 'over a page' | 'not in arrival order';
+
+/** The records of a joined row (zero: a count of 0 and no text), or why they must be read row by row. */
+export function joinedRecordsOf(seqs: string | null, docs: string | null): JoinedRecords | JoinedRefusal {
+  if (seqs === null || docs === null) return new JoinedRecords(0, '');
+  let count = 0;
+  let previous = 0;
+  let start = 0;
+  for (;;) {
+    const comma = seqs.indexOf(',', start);
+    const seq = Number(comma < 0 ? seqs.slice(start) : seqs.slice(start, comma));
+    if (!(seq > previous)) return 'not in arrival order';
+    previous = seq;
+    count += 1;
+    if (comma < 0) break;
+    start = comma + 1;
+  }
+  return count > READ_PAGE_SIZE ? 'over a page' : new JoinedRecords(count, docs);
+}
+
 /** Where records live. One implementation per database; both pass the same contract suite. */
 export abstract class RecordStore {
   /** Rows of the selection in query order, a page at a time; an empty selection yields nothing. */

@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { QueryBudget, QueryTimeoutError } from '../core/query/query-budget';
 import { JsonObject } from '../core/query/query.types';
-import { JoinedRecords, READ_PAGE_SIZE } from './record-store';
+import { JoinedRecords, joinedRecordsOf, READ_PAGE_SIZE } from './record-store';
 import { RecordSelection, SelectionSpec } from './record-selection';
 import { selectionPlan } from './selection-plan';
 import { readSelectionNow } from './selection-reader';
 import { sqliteDialect } from './sql-dialect';
-import { joinedDocsSql, joinedRecordsOf } from './sqlite-joined-docs';
+import { joinedDocsSql } from './sqlite-joined-docs';
 import { SqliteRecordStore } from './sqlite-record.store';
 import { createDatabase, eq, insertAll, parseWhere, readAll, statementsOn } from './store.fixtures';
 import { ValueIndex } from './value-index';

@@ -1,5 +1,3 @@
-import { JoinedRecords, READ_PAGE_SIZE } from './record-store';
-
 /**
  * A statement that selects records (`SELECT r.seq, r.id, r.doc …`, in arrival order) as two
  * texts: their sequence numbers and their documents, each joined by commas, in one row. Each
@@ -11,34 +9,9 @@ import { JoinedRecords, READ_PAGE_SIZE } from './record-store';
  * `group_concat` without its own `ORDER BY` joins its rows in an order SQLite's documentation
  * leaves unsaid; with one it sorts them again (46 µs for 40 records). Both aggregates take
  * the same rows in the same order, so the sequence numbers say which order the documents came
- * in: `joinedRecordsOf` takes the text only when they rose strictly, which is arrival order
+ * in: `joinedRecordsOf` (record-store.ts) takes the text only when they rose strictly, which is arrival order
  * with no record twice.
  */
 export function joinedDocsSql(recordsSql: string): string {
   return `SELECT group_concat(seq), group_concat(doc, ',') FROM (${recordsSql})`;
-}
-
-/**
- * Why the records of `joinedDocsSql`'s row must be read row by row instead: they were more
- * than a page, or their order was not strictly arrival order (a record whose list holds the
- * value twice comes twice).
- */
-export type JoinedRefusal = 'over a page' | 'not in arrival order';
-
-/** The records of `joinedDocsSql`'s row (zero: a count of 0 and no text), or why they must be read row by row. */
-export function joinedRecordsOf(seqs: string | null, docs: string | null): JoinedRecords | JoinedRefusal {
-  if (seqs === null || docs === null) return new JoinedRecords(0, '');
-  let count = 0;
-  let previous = 0;
-  let start = 0;
-  for (;;) {
-    const comma = seqs.indexOf(',', start);
-    const seq = Number(comma < 0 ? seqs.slice(start) : seqs.slice(start, comma));
-    if (!(seq > previous)) return 'not in arrival order';
-    previous = seq;
-    count += 1;
-    if (comma < 0) break;
-    start = comma + 1;
-  }
-  return count > READ_PAGE_SIZE ? 'over a page' : new JoinedRecords(count, docs);
 }

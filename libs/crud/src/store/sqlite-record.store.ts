@@ -5,6 +5,7 @@ import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import {
   InsertOutcome,
   JoinedRecords,
+  joinedRecordsOf,
   MissingReference,
   NewRecord,
   newRecordText,
@@ -21,7 +22,7 @@ import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteSharedReads } from './sqlite-shared-reads';
 import { SeqHints } from './seq-hints';
 import { joinedRecordSql, recordRowOfText } from './sqlite-record-rows';
-import { joinedDocsSql, joinedRecordsOf } from './sqlite-joined-docs';
+import { joinedDocsSql } from './sqlite-joined-docs';
 import { DerivedStatements } from './sqlite-derived-statements';
 import { SqlitePathKeys } from './sqlite-path-keys';
 import { docsForPath } from './docs-for-path';

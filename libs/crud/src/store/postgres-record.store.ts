@@ -7,7 +7,6 @@ import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import {
   InsertOutcome,
   JoinedRecords,
-  joinedRecordsOf,
   MissingReference,
   NewRecord,
   newRecordText,
@@ -25,6 +24,7 @@ import { GroupedRecordReads } from './grouped-record-reads';
 import { GroupedInserts } from './grouped-inserts';
 import { GroupedSelections, GroupRow } from './grouped-selections';
 import { postgresJoinedDocsSql } from './postgres-joined-docs';
+import { readEqualityWhole } from './equality-read-whole';
 import { docsForPath } from './docs-for-path';
 import { ReadStatements, statementName, StatementNames } from './statement-names';
 import { selectionPlan } from './selection-plan';
@@ -86,24 +86,16 @@ export class PostgresRecordStore extends RecordStore {
     configureSessions(pool);
   }
 
-  /**
-   * As `SqliteRecordStore.readWhole`: an equality on one value in arrival order, whole, from the
-   * start and without a count, is read as one row (`postgresJoinedDocsSql`, where the figures
-   * are), through the grouped statements like any filtered read; more than a page of records, or
-   * records out of order, are read as `read` reads them, without that statement again.
-   */
-  async readWhole(spec: SelectionSpec): Promise<JoinedRecords | AsyncIterable<StoredRow[]>> {
-    const selection = new RecordSelection(spec, postgresDialect);
-    const fragment = spec.offset === 0 && spec.count === undefined ? selection.equalityRows(READ_PAGE_SIZE + 1) : undefined;
-    if (fragment) {
-      spec.budget?.check();
-      const joinedFragment = { sql: postgresJoinedDocsSql(fragment.sql), params: fragment.params, shareable: true };
-      const [row] = await this.selections.rows(joinedFragment, spec.budget);
-      const joined = joinedRecordsOf(row?.id ?? null, row?.doc ?? null);
-      if (joined instanceof JoinedRecords) return joined;
-      if (joined === 'over a page') selection.equalityOverAPage = true;
-    }
-    return readSelection(selectionPlan(selection, 'read'), this.queries(this.pool, spec.budget), spec.budget);
+  /** See `readEqualityWhole`; the joined row is `postgresJoinedDocsSql`'s, one branch of the grouped statements. */
+  readWhole(spec: SelectionSpec): Promise<JoinedRecords | AsyncIterable<StoredRow[]>> {
+    return readEqualityWhole(new RecordSelection(spec, postgresDialect), {
+      joinedRow: async (fragment) => {
+        const joined = { sql: postgresJoinedDocsSql(fragment.sql), params: fragment.params, shareable: true };
+        const [row] = await this.selections.rows(joined, spec.budget);
+        return { seqs: row?.id ?? null, docs: row?.doc ?? null };
+      },
+      paged: (selection) => readSelection(selectionPlan(selection, 'read'), this.queries(this.pool, spec.budget), spec.budget),
+    });
   }
 
   read(spec: SelectionSpec): AsyncIterable<StoredRow[]> {

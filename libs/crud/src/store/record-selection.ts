@@ -64,7 +64,7 @@ export class RecordSelection {
   candidateList?: readonly number[];
   /**
    * Set once a statement of `equalityRows` without a window found more than a page
-   * (`SqliteRecordStore.readWhole`): the plan reads the candidates without asking again.
+   * (`readEqualityWhole`): the plan reads the candidates without asking again.
    */
   equalityOverAPage = false;
   /** Records of the family that are no candidates, once narrowed to a complement. */

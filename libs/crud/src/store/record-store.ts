@@ -94,7 +94,7 @@ export abstract class RecordStore {
   abstract read(selection: SelectionSpec): AsyncIterable<StoredRow[]>;
   /**
    * The selection for a caller that needs no record apart (an answer without a projection): as
-   * one text where the store reads it so for less (SQLite: `SqliteRecordStore.readWhole`),
+   * one text where the store reads it so for less (both stores: `readEqualityWhole`),
    * otherwise page by page as `read` yields it.
    */
   readWhole(selection: SelectionSpec): Promise<JoinedRecords | AsyncIterable<StoredRow[]>> {

@@ -33,7 +33,8 @@ export class SeqHints {
     // 0 marks an empty slot; a sequence number past 32 bits goes without a hint.
     if (seq < 1 || seq > 0xffffffff) return;
     const hash = keyHash(family, id);
-    if (this.seqs[this.slotOf(hash)] === 0 || this.hashes[this.slotOf(hash)] !== hash) this.keys += 1;
+    const slot = this.slotOf(hash);
+    if (this.seqs[slot] === 0 || this.hashes[slot] !== hash) this.keys += 1;
     this.put(hash, seq);
     if (this.keys * 2 > this.seqs.length && this.seqs.length < this.maxSlots) this.grow();
   }

@@ -5,7 +5,6 @@ import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import {
   InsertOutcome,
   JoinedRecords,
-  joinedRecordsOf,
   MissingReference,
   NewRecord,
   newRecordText,
@@ -20,6 +19,7 @@ import { SQLITE_WILDCARD_FUNCTION, sqliteDialect } from './sql-dialect';
 import { wildcardMatcher } from '../core/query/pattern-matcher';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteSharedReads } from './sqlite-shared-reads';
+import { readEqualityWhole } from './equality-read-whole';
 import { SeqHints } from './seq-hints';
 import { joinedRecordSql, recordRowOfText } from './sqlite-record-rows';
 import { joinedDocsSql } from './sqlite-joined-docs';
@@ -107,26 +107,17 @@ export class SqliteRecordStore extends RecordStore {
     return readSelection(selectionPlan(new RecordSelection(spec, sqliteDialect), 'read'), this.sharedQueries(), spec.budget);
   }
 
-  /**
-   * An equality on one value in arrival order (W3, W3U: `equalityRows` in the selection plan),
-   * whole, from the start and without a count, is read as one row (`joinedDocsSql`, where the
-   * figures are), and answered so unless its records came out of order; more than a page of
-   * them is read as `read` reads it, without that statement again. Any other read is `read`.
-   */
-  async readWhole(spec: SelectionSpec): Promise<JoinedRecords | AsyncIterable<StoredRow[]>> {
-    const selection = new RecordSelection(spec, sqliteDialect);
-    const fragment = spec.offset === 0 && spec.count === undefined ? selection.equalityRows(READ_PAGE_SIZE + 1) : undefined;
-    if (fragment) {
-      spec.budget?.check();
-      const joined = await this.reads.run(() => {
-        const joinedDocs = this.joinedDocsStatements.of(this.statement(fragment.sql), fragment.sql)!;
-        const [seqs, docs] = joinedDocs.get(...fragment.params) as [string | null, string | null];
-        return joinedRecordsOf(seqs, docs);
-      });
-      if (joined instanceof JoinedRecords) return joined;
-      if (joined === 'over a page') selection.equalityOverAPage = true;
-    }
-    return readSelection(selectionPlan(selection, 'read'), this.sharedQueries(), spec.budget);
+  /** See `readEqualityWhole`; the joined row is `joinedDocsSql`'s. */
+  readWhole(spec: SelectionSpec): Promise<JoinedRecords | AsyncIterable<StoredRow[]>> {
+    return readEqualityWhole(new RecordSelection(spec, sqliteDialect), {
+      joinedRow: (fragment) =>
+        this.reads.run(() => {
+          const joinedDocs = this.joinedDocsStatements.of(this.statement(fragment.sql), fragment.sql)!;
+          const [seqs, docs] = joinedDocs.get(...fragment.params) as [string | null, string | null];
+          return { seqs, docs };
+        }),
+      paged: (selection) => readSelection(selectionPlan(selection, 'read'), this.sharedQueries(), spec.budget),
+    });
   }
 
   async insert(family: string, records: readonly NewRecord[], valueIndex: ValueIndex): Promise<InsertOutcome[]> {

@@ -105,8 +105,41 @@ function twoProcessSuite(kind: DatabaseKind): void {
     for (const service of services) expect((await send(service.url, 'GET', '/event/doomed')).status).toBe(404);
   });
 
+  it('an equality one process answered before reflects at once what the other wrote since: a create, a merge, a delete', async () => {
+    // On PostgreSQL the reader keeps the answer with its snapshot (SnapshotCheckedReads): each
+    // write below commits in the other process, which the reader learns of only from PostgreSQL.
+    expect(services).toHaveLength(2);
+    const [reader, writer] = services;
+    const bySource = async () => {
+      const answer = await send(reader.url, 'GET', '/event', { where: { equals: { target: 'source', expr: '192.0.2.77' } } });
+      everyAnswer.push(answer);
+      return answer.status === 404 ? [] : answer.body.map((record: { id: string; n?: number }) => `${record.id}:${record.n ?? ''}`);
+    };
+    const write = async (method: string, path: string, body?: unknown) => {
+      const answer = await send(writer.url, method, path, body);
+      everyAnswer.push(answer);
+      expect(answer.status).toBeLessThan(300);
+    };
+    await write('POST', '/event', { id: 'watched-1', source: '192.0.2.77', n: 1 });
+    for (let twice = 0; twice < 2; twice++) expect(await bySource()).toEqual(['watched-1:1']);
+    await write('POST', '/event', { id: 'watched-2', source: '192.0.2.77', n: 2 });
+    expect(await bySource()).toEqual(['watched-1:1', 'watched-2:2']);
+    expect(await bySource()).toEqual(['watched-1:1', 'watched-2:2']);
+    await write('PUT', '/event/watched-1', { n: 10 });
+    expect(await bySource()).toEqual(['watched-1:10', 'watched-2:2']);
+    await write('PUT', '/event/watched-2', { source: '192.0.2.78' });
+    expect(await bySource()).toEqual(['watched-1:10']);
+    await write('DELETE', '/event/watched-1');
+    expect(await bySource()).toEqual([]);
+    // Unrelated writes in between: the answer is read again, and is the same.
+    await write('POST', '/event', { id: 'watched-3', source: '192.0.2.77', n: 3 });
+    expect(await bySource()).toEqual(['watched-3:3']);
+    await write('POST', '/event', { id: 'elsewhere', source: '198.51.100.1' });
+    expect(await bySource()).toEqual(['watched-3:3']);
+  });
+
   it('answered no request with a 5xx, and both processes are still healthy', async () => {
-    expect(everyAnswer).toHaveLength(50 + 40 + 20);
+    expect(everyAnswer).toHaveLength(50 + 40 + 20 + 7 + 9);
     expect(everyAnswer.filter((a) => a.status >= 500)).toEqual([]);
     for (const service of services) expect((await send(service.url, 'GET', '/health')).status).toBe(200);
   });

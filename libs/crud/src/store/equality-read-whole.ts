@@ -2,9 +2,15 @@ import type { RecordSelection, StoredRow } from './record-selection';
 import { JoinedRecords, joinedRecordsOf, READ_PAGE_SIZE } from './record-store';
 import type { SqlFragment } from './where-compiler';
 
-/** How a store reads the one row of joined texts of a statement (sequence numbers, documents), and a selection page by page. */
+/** A joined row's texts: the sequence numbers and the documents, each joined by commas (null when nothing matched). */
+export interface JoinedTexts {
+  seqs: string | null;
+  docs: string | null;
+}
+
+/** How a store reads the one row of joined texts of a statement, and a selection page by page. */
 export interface WholeReads {
-  joinedRow(fragment: SqlFragment): Promise<{ seqs: string | null; docs: string | null }>;
+  joinedRow(fragment: SqlFragment): Promise<JoinedTexts>;
   paged(selection: RecordSelection): AsyncIterable<StoredRow[]>;
 }
 

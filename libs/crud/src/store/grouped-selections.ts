@@ -244,7 +244,7 @@ export class GroupedSelections {
 }
 
 /** A key equal for equal parameters, where JSON tells them apart exactly; undefined for any other kind (never shared). */
-function parametersKey(params: readonly unknown[]): string | undefined {
+export function parametersKey(params: readonly unknown[]): string | undefined {
   return params.every(exactInJson) ? JSON.stringify(params) : undefined;
 }
 

@@ -23,8 +23,9 @@ import { PostgresPathKeys } from './postgres-path-keys';
 import { GroupedRecordReads } from './grouped-record-reads';
 import { GroupedInserts } from './grouped-inserts';
 import { GroupedSelections, GroupRow } from './grouped-selections';
-import { postgresJoinedDocsSql } from './postgres-joined-docs';
-import { readEqualityWhole } from './equality-read-whole';
+import { joinedDocsOf, postgresJoinedDocsSql, SNAPSHOT_SQL } from './postgres-joined-docs';
+import { JoinedTexts, readEqualityWhole } from './equality-read-whole';
+import { SnapshotCheckedReads, statementKey } from './snapshot-checked-reads';
 import { docsForPath } from './docs-for-path';
 import { ReadStatements, statementName, StatementNames } from './statement-names';
 import { selectionPlan } from './selection-plan';
@@ -65,6 +66,15 @@ const READ_RECORDS_SQL = `SELECT r.family, r.seq, r.id, r.doc
   FROM unnest($1::text[], $2::text[]) AS k(family, id)
   JOIN inventory_record r ON r.family = k.family COLLATE "C" AND r.id = k.id COLLATE "C"`;
 
+/** The snapshot statement, shared by every read that waits for one (`GroupedSelections`). */
+const SNAPSHOT_STATEMENT = { sql: SNAPSHOT_SQL, params: [], shareable: true };
+
+/**
+ * Characters of equality answers kept (`SnapshotCheckedReads`): W3's answers on 10k events, every
+ * value of either workload, are ~3 MB at 10 or 40 matches a value.
+ */
+const EQUALITY_ANSWERS_MAX_CHARS = 8_000_000;
+
 /**
  * PostgreSQL through the pg pool that TypeORM opened. Several service processes may share the
  * database, so every write takes row locks (or relies on the primary key) inside a transaction
@@ -86,14 +96,28 @@ export class PostgresRecordStore extends RecordStore {
     configureSessions(pool);
   }
 
-  /** See `readEqualityWhole`; the joined row is `postgresJoinedDocsSql`'s, one branch of the grouped statements. */
+  /** Equality reads' joined rows, given again while no transaction has committed since (see the class). */
+  private readonly equalityAnswers = new SnapshotCheckedReads<JoinedTexts>(
+    {
+      read: async (fragment, budget) => {
+        const joined = { sql: postgresJoinedDocsSql(fragment.sql), params: fragment.params, shareable: true };
+        const { snapshot, seqs, docs } = joinedDocsOf((await this.selections.rows(joined, budget))[0]);
+        return { snapshot, answer: { seqs, docs } };
+      },
+      snapshot: async (budget) => (await this.selections.rows(SNAPSHOT_STATEMENT, budget))[0].id,
+      sizeOf: ({ seqs, docs }) => (seqs?.length ?? 0) + (docs?.length ?? 0),
+    },
+    EQUALITY_ANSWERS_MAX_CHARS,
+  );
+
+  /**
+   * See `readEqualityWhole`; the joined row is `postgresJoinedDocsSql`'s, one branch of the
+   * grouped statements, or the one an earlier read of the same statement got while nothing has
+   * been committed since.
+   */
   readWhole(spec: SelectionSpec): Promise<JoinedRecords | AsyncIterable<StoredRow[]>> {
     return readEqualityWhole(new RecordSelection(spec, postgresDialect), {
-      joinedRow: async (fragment) => {
-        const joined = { sql: postgresJoinedDocsSql(fragment.sql), params: fragment.params, shareable: true };
-        const [row] = await this.selections.rows(joined, spec.budget);
-        return { seqs: row?.id ?? null, docs: row?.doc ?? null };
-      },
+      joinedRow: (fragment) => this.equalityAnswers.read(statementKey(fragment), fragment, spec.budget),
       paged: (selection) => readSelection(selectionPlan(selection, 'read'), this.queries(this.pool, spec.budget), spec.budget),
     });
   }

@@ -29,8 +29,8 @@ export function joinedDocsOf(row: { id: string; doc: string | null } | undefined
   seqs: string | null;
   docs: string | null;
 } {
-  if (row === undefined) throw new Error('the joined statement answered no row');
-  const space = row.id.indexOf(' ');
+  const space = row?.id.indexOf(' ') ?? -1;
+  if (row === undefined || space < 0) throw new Error('the joined statement answered no row with a snapshot');
   const seqs = row.id.slice(space + 1);
   return { snapshot: row.id.slice(0, space), seqs: seqs === '' ? null : seqs, docs: row.doc };
 }

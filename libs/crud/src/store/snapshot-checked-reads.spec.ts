@@ -90,8 +90,8 @@ describe('SnapshotCheckedReads', () => {
   });
 
   it('compares with the snapshot its statement answered, not the one seen when the read arrived', async () => {
-    // The contract the store relies on: `snapshot()` is of a statement sent after the call. Here
-    // the second read's write lands while the first read's snapshot statement is held.
+    // The store's `snapshot()` is of a statement sent after the call; here a commit lands while
+    // that statement is held, so the statement answers after it, with the moved snapshot.
     const db = new FakeDatabase();
     db.answers.set('a', 'A1');
     const reads = new SnapshotCheckedReads(db, 1000);

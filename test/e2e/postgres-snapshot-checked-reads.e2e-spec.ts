@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
-import { JoinedRecords, recordStoreFor, RecordStore, SelectionSpec, ValueIndex } from '@inventory/crud';
+import { JoinedRecords, READ_PAGE_SIZE, recordStoreFor, RecordStore, SelectionSpec, ValueIndex } from '@inventory/crud';
 import { MIGRATIONS } from '../../apps/inventory/src/database/data-source-options';
 import { migratingPostgresDatabase } from '../support/migrating-database';
 import { describeOnPostgres } from '../support/test-databases';
@@ -92,6 +92,23 @@ describeOnPostgres('equality answers checked by snapshot on %s', 'read equality 
     await dataSource.query(`INSERT INTO inventory_setting (name, value) VALUES ('unrelated', 'x')`);
     expect(await ids('10.0.0.1')).toEqual(['a', 'd']);
     expect(sent.joined).toBe(before + 1);
+  });
+
+  it('over a page of matches: kept as a refusal, so a read again goes page by page without the joined statement', async () => {
+    const many = Array.from({ length: READ_PAGE_SIZE + 1 }, (_, k) => ({ id: `many-${k}`, doc: { id: `many-${k}`, source: '10.0.0.5' } }));
+    await store.insert('event', many, index);
+    const pagedIds = async (): Promise<string[]> => {
+      const answer = await store.readWhole(bySource('10.0.0.5'));
+      expect(answer).not.toBeInstanceOf(JoinedRecords);
+      const read: string[] = [];
+      for await (const page of answer as AsyncIterable<{ id: string }[]>) read.push(...page.map((row) => row.id));
+      return read;
+    };
+    const expected = many.map((record) => record.id);
+    expect(await pagedIds()).toEqual(expected);
+    const before = sent.joined;
+    expect(await pagedIds()).toEqual(expected);
+    expect(sent.joined).toBe(before);
   });
 
   it('a read that finds nothing is kept too', async () => {

@@ -1,16 +1,10 @@
 import type { RecordSelection, StoredRow } from './record-selection';
-import { JoinedRecords, joinedRecordsOf, READ_PAGE_SIZE } from './record-store';
+import { JoinedRecords, JoinedRefusal, READ_PAGE_SIZE } from './record-store';
 import type { SqlFragment } from './where-compiler';
 
-/** A joined row's texts: the sequence numbers and the documents, each joined by commas (null when nothing matched). */
-export interface JoinedTexts {
-  seqs: string | null;
-  docs: string | null;
-}
-
-/** How a store reads the one row of joined texts of a statement, and a selection page by page. */
+/** How a store reads the one row of joined texts of a statement (as `joinedRecordsOf` takes it), and a selection page by page. */
 export interface WholeReads {
-  joinedRow(fragment: SqlFragment): Promise<JoinedTexts>;
+  joined(fragment: SqlFragment): Promise<JoinedRecords | JoinedRefusal>;
   paged(selection: RecordSelection): AsyncIterable<StoredRow[]>;
 }
 
@@ -29,8 +23,7 @@ export async function readEqualityWhole(
   const fragment = spec.offset === 0 && spec.count === undefined ? selection.equalityRows(READ_PAGE_SIZE + 1) : undefined;
   if (fragment) {
     spec.budget?.check();
-    const { seqs, docs } = await reads.joinedRow(fragment);
-    const joined = joinedRecordsOf(seqs, docs);
+    const joined = await reads.joined(fragment);
     if (joined instanceof JoinedRecords) return joined;
     if (joined === 'over a page') selection.equalityOverAPage = true;
   }

@@ -7,6 +7,8 @@ import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import {
   InsertOutcome,
   JoinedRecords,
+  joinedRecordsOf,
+  JoinedRefusal,
   MissingReference,
   NewRecord,
   newRecordText,
@@ -24,7 +26,7 @@ import { GroupedRecordReads } from './grouped-record-reads';
 import { GroupedInserts } from './grouped-inserts';
 import { GroupedSelections, GroupRow } from './grouped-selections';
 import { joinedDocsOf, postgresJoinedDocsSql, SNAPSHOT_SQL } from './postgres-joined-docs';
-import { JoinedTexts, readEqualityWhole } from './equality-read-whole';
+import { readEqualityWhole } from './equality-read-whole';
 import { SnapshotCheckedReads, statementKey } from './snapshot-checked-reads';
 import { docsForPath } from './docs-for-path';
 import { ReadStatements, statementName, StatementNames } from './statement-names';
@@ -96,16 +98,19 @@ export class PostgresRecordStore extends RecordStore {
     configureSessions(pool);
   }
 
-  /** Equality reads' joined rows, given again while no transaction has committed since (see the class). */
-  private readonly equalityAnswers = new SnapshotCheckedReads<JoinedTexts>(
+  /**
+   * Equality reads' joined rows, as `joinedRecordsOf` took them (a refusal is kept as such, without
+   * its texts), given again while no transaction has committed since (see the class).
+   */
+  private readonly equalityAnswers = new SnapshotCheckedReads<JoinedRecords | JoinedRefusal>(
     {
       read: async (fragment, budget) => {
         const joined = { sql: postgresJoinedDocsSql(fragment.sql), params: fragment.params, shareable: true };
         const { snapshot, seqs, docs } = joinedDocsOf((await this.selections.rows(joined, budget))[0]);
-        return { snapshot, answer: { seqs, docs } };
+        return { snapshot, answer: joinedRecordsOf(seqs, docs) };
       },
       snapshot: async (budget) => (await this.selections.rows(SNAPSHOT_STATEMENT, budget))[0].id,
-      sizeOf: ({ seqs, docs }) => (seqs?.length ?? 0) + (docs?.length ?? 0),
+      sizeOf: (answer) => (answer instanceof JoinedRecords ? answer.docs.length : 0),
     },
     EQUALITY_ANSWERS_MAX_CHARS,
   );
@@ -117,7 +122,7 @@ export class PostgresRecordStore extends RecordStore {
    */
   readWhole(spec: SelectionSpec): Promise<JoinedRecords | AsyncIterable<StoredRow[]>> {
     return readEqualityWhole(new RecordSelection(spec, postgresDialect), {
-      joinedRow: (fragment) => this.equalityAnswers.read(statementKey(fragment), fragment, spec.budget),
+      joined: (fragment) => this.equalityAnswers.read(statementKey(fragment), fragment, spec.budget),
       paged: (selection) => readSelection(selectionPlan(selection, 'read'), this.queries(this.pool, spec.budget), spec.budget),
     });
   }

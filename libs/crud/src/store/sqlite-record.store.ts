@@ -5,6 +5,7 @@ import { RecordSelection, SelectionSpec, StoredRow } from './record-selection';
 import {
   InsertOutcome,
   JoinedRecords,
+  joinedRecordsOf,
   MissingReference,
   NewRecord,
   newRecordText,
@@ -110,11 +111,11 @@ export class SqliteRecordStore extends RecordStore {
   /** See `readEqualityWhole`; the joined row is `joinedDocsSql`'s. */
   readWhole(spec: SelectionSpec): Promise<JoinedRecords | AsyncIterable<StoredRow[]>> {
     return readEqualityWhole(new RecordSelection(spec, sqliteDialect), {
-      joinedRow: (fragment) =>
+      joined: (fragment) =>
         this.reads.run(() => {
           const joinedDocs = this.joinedDocsStatements.of(this.statement(fragment.sql), fragment.sql)!;
           const [seqs, docs] = joinedDocs.get(...fragment.params) as [string | null, string | null];
-          return { seqs, docs };
+          return joinedRecordsOf(seqs, docs);
         }),
       paged: (selection) => readSelection(selectionPlan(selection, 'read'), this.sharedQueries(), spec.budget),
     });

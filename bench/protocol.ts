@@ -72,9 +72,13 @@ export interface WindowCpu {
   /** The server's read system calls and KB read per second of the window (`readCounters`); report.ts makes them per answer. */
   readCalls?: number;
   readKb?: number;
+  /** KB per second the kernel fetched from the disk for the server (`ReadCounters.fromDisk`). */
+  diskKb?: number;
   /** % of all the machine's cores: busy, whatever ran on them (PostgreSQL included); and given by the hypervisor to others (steal: a slower machine, not work). */
   machine?: number;
   stolen?: number;
+  /** % of all the machine's cores idle while a disk operation was outstanding. */
+  ioWait?: number;
 }
 
 export interface Measurement {

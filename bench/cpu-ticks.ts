@@ -54,7 +54,9 @@ export function readCounters(pid: number): ReadCounters | undefined {
     const calls = Number(/^syscr:\s+(\d+)/m.exec(io)?.[1]);
     const bytes = Number(/^rchar:\s+(\d+)/m.exec(io)?.[1]);
     const fromDisk = Number(/^read_bytes:\s+(\d+)/m.exec(io)?.[1]);
-    return Number.isFinite(calls) && Number.isFinite(bytes) ? { calls, bytes, fromDisk: Number.isFinite(fromDisk) ? fromDisk : 0 } : undefined;
+    return Number.isFinite(calls) && Number.isFinite(bytes)
+      ? { calls, bytes, fromDisk: Number.isFinite(fromDisk) ? fromDisk : 0 }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -34,12 +34,13 @@ export interface ReadCounters {
   calls: number;
   bytes: number;
   /**
-   * Bytes the kernel fetched from the disk for it (`read_bytes`): reads the page cache could
-   * not answer. better-sqlite3 reads on the event loop's thread, so each such fetch stops every
-   * request; the forty-ninth session saw 37 MB fetched in one 1M W3U window whose service slept
-   * half the time.
+   * Bytes the kernel fetched from the disk for it (`read_bytes`): reads the page cache could not
+   * answer; undefined where the kernel does not count them. better-sqlite3 reads on the event
+   * loop's thread, so each such fetch stops every request: the 1M service's first W3U window
+   * after two idle minutes fetched 55 MB/s, its pages paged out meanwhile by the VM's DAMON
+   * reclaim (bench/README.md, "A machine that pages out cold files").
    */
-  fromDisk: number;
+  fromDisk?: number;
 }
 
 /**
@@ -55,7 +56,7 @@ export function readCounters(pid: number): ReadCounters | undefined {
     const bytes = Number(/^rchar:\s+(\d+)/m.exec(io)?.[1]);
     const fromDisk = Number(/^read_bytes:\s+(\d+)/m.exec(io)?.[1]);
     return Number.isFinite(calls) && Number.isFinite(bytes)
-      ? { calls, bytes, fromDisk: Number.isFinite(fromDisk) ? fromDisk : 0 }
+      ? { calls, bytes, fromDisk: Number.isFinite(fromDisk) ? fromDisk : undefined }
       : undefined;
   } catch {
     return undefined;

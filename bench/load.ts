@@ -167,7 +167,7 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
       stolen: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine, (ticks) => ticks.steal),
       readCalls: rate((s) => s.reads?.calls, withWrk),
       readKb: rate((s) => (s.reads === undefined ? undefined : s.reads.bytes / 1024), withWrk),
-      diskKb: rate((s) => (s.reads === undefined ? undefined : s.reads.fromDisk / 1024), withWrk),
+      diskKb: rate((s) => (s.reads?.fromDisk === undefined ? undefined : s.reads.fromDisk / 1024), withWrk),
       ioWait: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine, (ticks) => ticks.ioWait),
     },
     firstWrong: r.firstWrong || undefined,

@@ -290,7 +290,7 @@ async function runWorkload(
       const m = await measure(load, target, otherOf(target), workload, SETTINGS.duration, recordsOf(target));
       measured.get(target)!.push(m);
       log(
-        `${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.cpu?.server)} / wrk ${pct(m.cpu?.generator)} / all cores ${pct(m.cpu?.machine)} / idle server ${pct(m.cpu?.idleServer)} / stolen ${pct(m.cpu?.stolen)} / server waited for its core ${pct(m.cpu?.waitedForCore)}, disk ${(m.cpu?.diskKb ?? NaN).toFixed(0)} KB/s, I/O wait ${pct(m.cpu?.ioWait)} of all cores`,
+        `${workload} rep ${rep} ${target.name}: ${m.perSecond.toFixed(0)} correct/s, p50 ${m.p50} ms, p99 ${m.p99} ms, wrong ${m.wrong}, errors ${m.errors + m.timeouts}, CPU server ${pct(m.cpu?.server)} / wrk ${pct(m.cpu?.generator)} / all cores ${pct(m.cpu?.machine)} / idle server ${pct(m.cpu?.idleServer)} / stolen ${pct(m.cpu?.stolen)} / server waited for its core ${pct(m.cpu?.waitedForCore)}, disk ${m.cpu?.diskKb === undefined ? '?' : m.cpu.diskKb.toFixed(0)} KB/s, I/O wait ${pct(m.cpu?.ioWait)} of all cores`,
       );
     }
   }

@@ -149,6 +149,9 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
     return first === undefined || last === undefined ? undefined : (last - first) / ((b.at - a.at) / 1000);
   };
   const seconds = r.micros / 1e6;
+  // % of all the machine's cores over the window that `pick` counts (busy by default).
+  const machineOverWindow = (pick?: (ticks: MachineTicks) => number): number | undefined =>
+    machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine, pick);
   return {
     correct: r.correct,
     wrong: r.wrong,
@@ -163,12 +166,12 @@ async function measure(message: Extract<LoadRequest, { type: 'measure' }>): Prom
       generator: rate((s) => s.wrk, withWrk),
       idleServer: rate((s) => s.idle, withWrk),
       waitedForCore: rate((s) => (s.waitedNs === undefined ? undefined : s.waitedNs / NS_PER_TICK), withWrk),
-      machine: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine),
-      stolen: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine, (ticks) => ticks.steal),
+      machine: machineOverWindow(),
+      stolen: machineOverWindow((ticks) => ticks.steal),
       readCalls: rate((s) => s.reads?.calls, withWrk),
       readKb: rate((s) => (s.reads === undefined ? undefined : s.reads.bytes / 1024), withWrk),
       diskKb: rate((s) => (s.reads?.fromDisk === undefined ? undefined : s.reads.fromDisk / 1024), withWrk),
-      ioWait: machineShare(withWrk[0]?.machine, withWrk[withWrk.length - 1]?.machine, (ticks) => ticks.ioWait),
+      ioWait: machineOverWindow((ticks) => ticks.ioWait),
     },
     firstWrong: r.firstWrong || undefined,
   };

@@ -169,7 +169,7 @@ const QUIET_LOGGED_MS = 1000;
  * records created since its last one, which outlasted its 3 s warm-up and ran on through the
  * service's first window (service 70-77 % busy, W3 at 4.2k req/s against 5.9-6.6k in the two
  * windows after; eleventh session). A service still building a learned path is busy too, and is
- * waited for, as `--w3u-warmup` did by hand. Other processes count as well: on PostgreSQL, W3's
+ * waited for, as a 60 s `--w3u-warmup` once did by hand. Other processes count as well: on PostgreSQL, W3's
  * warm-ups and first repetition ran right after the preload with the machine 71-73 % busy, the
  * service using 36 % of its core and the raw server 70 %, at half their later rates
  * (twenty-eighth session). Gives up after two minutes, and says so.
@@ -271,13 +271,11 @@ async function runWorkload(
     const m = await measure(load, target, otherOf(target), workload, seconds, recordsOf(target));
     log(`${workload} ${what} on ${target.name}: ${m.perSecond.toFixed(0)} correct/s`);
   };
-  // W3U's first queries teach each service `flow`, and wait for its rows, built in the background
-  // (about 10 s at 1M records): that warm-up answered nothing at 1M, and the first repetition
-  // was the JIT's warm-up (0.67 of the others). So the services are taught first; the warm-ups
-  // proper follow once they are quiet. Not one long warm-up each instead (`--w3u-warmup 60`, the
-  // earlier way): the 1M service then sat idle for two minutes of the others' warm-ups, this VM's
-  // kernel paged out its database's file pages untouched for a minute (DAMON reclaim, kdamond),
-  // and its first window read them back from disk at 55 MB/s (fiftieth session).
+  // W3U's first queries teach each service `flow` and wait for its rows, built in the background
+  // (~10 s at 1M): as the warm-up, that answered nothing at 1M and left the JIT's warm-up to the
+  // first repetition (0.67). So the services are taught first, and warmed up once quiet. Not one
+  // long warm-up each: the 1M service then sat idle for minutes, long enough for the VM to page
+  // out its database (bench/README.md, "A machine that pages out cold files").
   if (workload === 'W3U') {
     const teach = args['w3u-warmup'] ? Number(args['w3u-warmup']) : SETTINGS.warmup;
     for (const target of targets) if (target !== raw) await warmUp(target, teach, 'teaching');

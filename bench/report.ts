@@ -2,6 +2,7 @@
 
 import type { WindowCpu } from './protocol';
 import { DEFAULT_SOURCE_GROUP } from './records';
+import { medianOfRatios } from './statistics';
 
 export interface Series {
   /** Median over the repetitions of correct answers per second (records/s for W4 and W5). */
@@ -129,7 +130,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
     `- records preloaded: ${int(r.records)} (~300 bytes each; \`source\` and \`flow\` each shared by ${hitsOf(r)}${scatteredOf(r) ? ', scattered over the family in arrival order (`--scattered`)' : ', preloaded side by side'})`,
   );
   out.push(
-    `- load: wrk (1 thread, requests built in Lua, bench/wrk.lua), ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.reps} × ${r.settings.duration} s, medians; W4 batches of ${int(r.settings.batch)}` +
+    `- load: wrk (1 thread, requests built in Lua, bench/wrk.lua), ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.reps} × ${r.settings.duration} s per server, alternated, medians; service/raw (and now / 10k) is the median of the repetitions' own ratios; W4 batches of ${int(r.settings.batch)}` +
       (r.w4Family ? `, into a family topped up to ${int(r.w4Family)} records (plus what W2 added)` : '') +
       (r.settings.w3OneQuery
         ? '; W3/W3U: every request the same query (`--w3-one-query`)'
@@ -171,9 +172,9 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
   }
   out.push('');
 
-  // A repetition is a service window and the raw window right after it: their ratio compares two
-  // windows ten seconds apart, where the medians above may pair windows of different minutes.
-  out.push("Per repetition (service | raw; then each repetition's own ratio):", '');
+  // A repetition is a service window and the raw window right after it: the ratio in the table is
+  // the median of these, each comparing two windows seconds apart (medianOfRatios).
+  out.push("Per repetition (service | raw; then each repetition's own ratio, whose median is the table's service/raw):", '');
   for (const w of workloads) {
     const cpus = (x: Series): string =>
       (x.cpu ?? [])
@@ -206,14 +207,16 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
         `Scaling: ${int(r.records)} records against a service of 10,000 records run beside it, on a database of its own, its window right after this service's in every repetition (\`--scaling-from-file\` compares with the last 10k run's file instead):`,
         '',
       );
-      out.push('| workload | service /s at 10k | service /s now | now / 10k | target | by repetition | raw /s now |');
+      out.push(
+        '| workload | service /s at 10k | service /s now | now / 10k (median by repetition) | target | by repetition | raw /s now |',
+      );
       out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
       const reads: string[] = [];
       for (const name of ['W1', 'W3', 'W3U', 'W4']) {
         const now = r.workloads.find((w) => w.workload === name);
         const then = now?.serviceAtBaseline;
         if (!now || !then) continue;
-        const scale = now.service.perSecond / then.perSecond;
+        const scale = medianOfRatios(now.service.reps, then.reps);
         const paired = now.service.reps.map((figure, k) => ratio(figure / then.reps[k])).join(', ');
         out.push(
           `| ${titleOf(name, r)} | ${int(then.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${verdict(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${paired} | ${int(now.raw.perSecond)} |`,

@@ -2,7 +2,7 @@
 
 import type { WindowCpu } from './protocol';
 import { DEFAULT_SOURCE_GROUP } from './records';
-import { medianOfRatios } from './statistics';
+import { medianOfRatios, pairRatios } from './statistics';
 
 export interface Series {
   /** Median over the repetitions of correct answers per second (records/s for W4 and W5). */
@@ -180,7 +180,8 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
       (x.cpu ?? [])
         .map((c) => [c.server, c.generator, c.machine, c.idleServer, c.stolen, c.waitedForCore].map((n) => (n ?? NaN).toFixed(0)).join('/'))
         .join(', ');
-    const paired = w.service.reps.map((service, k) => (service / w.raw.reps[k]).toFixed(2)).join(', ');
+    // Floored as the table's ratio is, so that the median shown is one of these.
+    const paired = pairRatios(w.service.reps, w.raw.reps).map(ratio).join(', ');
     out.push(
       `- ${w.workload}: ${w.service.reps.map(int).join(', ')} | ${w.raw.reps.map(int).join(', ')} (CPU % server/wrk/all cores/idle server/stolen/server waited: ${cpus(w.service)} | ${cpus(w.raw)}); ratios ${paired}`,
     );
@@ -217,7 +218,7 @@ export function toMarkdown(r: BenchResults, baseline?: BenchResults): string {
         const then = now?.serviceAtBaseline;
         if (!now || !then) continue;
         const scale = medianOfRatios(now.service.reps, then.reps);
-        const paired = now.service.reps.map((figure, k) => ratio(figure / then.reps[k])).join(', ');
+        const paired = pairRatios(now.service.reps, then.reps).map(ratio).join(', ');
         out.push(
           `| ${titleOf(name, r)} | ${int(then.perSecond)} | ${int(now.service.perSecond)} | ${ratio(scale)}${verdict(scale >= SCALING_TARGET)} | ≥ ${SCALING_TARGET} | ${paired} | ${int(now.raw.perSecond)} |`,
         );
